@@ -1,0 +1,1 @@
+"""The versioned HTTP interface: thin routers, authentication and the error format."""

@@ -1,0 +1,58 @@
+"""The application factory: ``create_app()`` for uvicorn, tests and the CLI alike."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from api import problems, v1
+from api.middleware import BodyLimitMiddleware, RequestIdMiddleware
+from storage.db import make_engine
+from zhisai import __version__
+from zhisai.settings import Settings, get_settings
+
+DESCRIPTION = """\
+zhisai (智赛) runs the union's mind-sport competitions — Guandan (掼蛋), Gongzhu (拱猪),
+Chinese chess and Go — from registration to published awards. See `openapi.md` for the contract
+written for the union membership system, the scoring forms and the dashboards.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    logging.basicConfig(level=settings.log_level.upper())
+    engine = make_engine(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="zhisai",
+        version=__version__,
+        description=DESCRIPTION,
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    problems.install(app)
+    app.include_router(v1.router)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["*"],
+            allow_headers=["*"],
+            expose_headers=["ETag", "X-Request-ID", "Idempotent-Replayed"],
+        )
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestIdMiddleware)
+    return app

@@ -1,0 +1,8 @@
+"""Version 1 of the HTTP interface: every route lives under ``/api/v1``."""
+
+from fastapi import APIRouter
+
+from api.v1 import health
+
+router = APIRouter(prefix="/api/v1")
+router.include_router(health.router)

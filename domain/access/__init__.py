@@ -1,0 +1,1 @@
+"""Who is calling: service API keys (union, referee, admin; optionally branch-scoped)."""

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables, the engine and sessions. Pure domain code never imports this."""
