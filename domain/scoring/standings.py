@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from domain.errors import InvalidInput
@@ -33,18 +33,20 @@ from domain.scoring.tiebreaks import (
 PointsFrom = Literal["game", "match"]
 MarginFrom = Literal["points", "levels"]
 
-MATCH_WIN, MATCH_DRAW = 2, 1  # national 2017 rules: win 2, equal levels 1, loss 0
+NATIONAL_MATCH_POINTS = (2, 1, 0)  # national 2017 rules: win, equal levels (draw), loss
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scheme:
-    """``points_from``: "game" keeps the game's own points (level points), "match" gives 2/1/0 by
-    the winner. ``margin_from``: what the sub-score differences, the points or the levels."""
+    """``points_from``: "game" keeps the game's own points (level points), "match" gives
+    ``match_points`` (win, draw, loss) by the winner. ``margin_from``: what the sub-score
+    differences; "levels" falls back to the points for games without levels (chess, Go)."""
 
     name: str
     leading: tuple[str, ...]
     points_from: PointsFrom
     margin_from: MarginFrom
+    match_points: tuple[int, int, int] = NATIONAL_MATCH_POINTS
 
 
 SCHEMES: Mapping[str, Scheme] = {
@@ -54,9 +56,9 @@ SCHEMES: Mapping[str, Scheme] = {
         Scheme(name="level_points", leading=(POINTS,), points_from="game", margin_from="points"),
         # seed 001 §三, 补充说明 3: wins first, then total points
         Scheme(name="wins_then_points", leading=(WINS, POINTS), points_from="game", margin_from="points"),
+        # also the chess / Go round robins (seed 004 §三.1), where a game's points are the games
+        # won in the best-of-3 match
         Scheme(name="match_points", leading=(POINTS,), points_from="match", margin_from="levels"),
-        # chess / Go round robins (seed 004 §三.1): a game's points are the games won in the series
-        Scheme(name="round_robin", leading=(POINTS,), points_from="match", margin_from="points"),
         # knockouts: prize tier, then the round reached (seed 003 §十, seed 004)
         Scheme(
             name="placement", leading=(PLACEMENT, ROUND_REACHED), points_from="game", margin_from="points"
@@ -120,16 +122,18 @@ def compute_standings(
     provisional: bool = False,
     bonus_cap: int | None = None,
     tiers: Sequence[PrizeTier] = (),
+    match_points: tuple[int, int, int] = NATIONAL_MATCH_POINTS,
 ) -> tuple[GroupStandings, ...]:
     """Rank every group of the event separately (one table when there are no groups).
 
     Only final games count unless ``provisional``; bonus counts are capped at ``bonus_cap``
-    (seed 000 §七: +1 per dean or party secretary who plays, +2 at most).
+    (seed 000 §七: +1 per dean or party secretary who plays, +2 at most). ``tiers`` feed the
+    placement criterion; ``match_points`` are the (win, draw, loss) values of "match" schemes.
     """
     validate_results(results)
     if bonus_cap is not None and bonus_cap < 0:
         raise InvalidInput(f"bonus cap {bonus_cap} is negative", rule="bonus-cap-negative", field="bonus_cap")
-    chosen = scheme_named(scheme)
+    chosen = replace(scheme_named(scheme), match_points=match_points)
     full_chain = resolve_chain(chosen.leading, chain)
     counted = tuple(game for game in results.games if provisional or game.final)
     members: dict[str | None, list[Entry]] = defaultdict(list)
@@ -173,25 +177,19 @@ class _Tally:
 def _game_points(game: GameResult, scheme: Scheme) -> tuple[int, int]:
     if scheme.points_from == "game":
         return game.points_one, game.points_two
+    win, draw, loss = scheme.match_points
     if game.winner is None:
-        return MATCH_DRAW, MATCH_DRAW
-    return (MATCH_WIN, 0) if game.winner == game.side_one else (0, MATCH_WIN)
+        return draw, draw
+    return (win, loss) if game.winner == game.side_one else (loss, win)
 
 
-def _margin(game: GameResult, scheme: Scheme, *, needed: bool) -> int:
+def _margin(game: GameResult, scheme: Scheme) -> int:
     """Side one's sub-score for the game (side two's is its negation); a bye has none."""
-    if game.bye or not needed:
+    if game.bye:
         return 0
-    if scheme.margin_from == "points":
-        return game.points_one - game.points_two
-    if game.level_one is None or game.level_two is None:
-        raise InvalidInput(
-            f"round {game.round_no}: {game.side_one} v {game.side_two} has no levels, "
-            f"and scheme {scheme.name} ranks by the level difference",
-            rule="game-levels-missing",
-            field="level_one" if game.level_one is None else "level_two",
-        )
-    return game.level_one - game.level_two
+    if scheme.margin_from == "levels" and game.level_one is not None and game.level_two is not None:
+        return game.level_one - game.level_two
+    return game.points_one - game.points_two
 
 
 def _tally(
@@ -199,7 +197,6 @@ def _tally(
     games: Sequence[GameResult],
     *,
     scheme: Scheme,
-    needs_margin: bool,
     bonus_counts: Mapping[str, int],
     bonus_cap: int | None,
 ) -> _Tally:
@@ -222,7 +219,7 @@ def _tally(
     )
     for game in games:
         points = _game_points(game, scheme)
-        margin = _margin(game, scheme, needed=needs_margin)
+        margin = _margin(game, scheme)
         sides = (
             (game.side_one, game.side_two, points[0], margin),
             (game.side_two, game.side_one, points[1], -margin),
@@ -290,7 +287,6 @@ def _rank_group(
         entries,
         games,
         scheme=scheme,
-        needs_margin=SUB_SCORE in chain,
         bonus_counts=results.bonus_counts,
         bonus_cap=bonus_cap,
     )
