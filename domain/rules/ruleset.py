@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from domain.errors import InvalidInput, NotFound
 
@@ -118,7 +118,7 @@ class RuleSet(BaseModel):
     a_failure_reset_level: int = Field(
         default=LOWEST_LEVEL,
         ge=LOWEST_LEVEL,
-        le=ACE,
+        le=ACE - 1,
         description="Level a side drops back to after reaching the failed-A limit.",
     )
     level_points: dict[int, int] = Field(
@@ -185,15 +185,22 @@ class RuleSet(BaseModel):
         default=1000, gt=0, description="A Gongzhu game ends when a player's total reaches ±target."
     )
 
+    @field_validator("level_points")
+    @classmethod
+    def _every_level(cls, table: dict[int, int]) -> dict[int, int]:
+        if set(table) != set(range(LOWEST_LEVEL, ACE + 1)):
+            raise ValueError(f"level_points must have exactly the levels 2..14, got {sorted(table)}")
+        return table
+
+    @field_validator("best_of")
+    @classmethod
+    def _odd(cls, games: int) -> int:
+        if games % 2 == 0:
+            raise ValueError(f"best_of must be odd, got {games}")
+        return games
+
     @model_validator(mode="after")
     def _coherent(self) -> RuleSet:
-        expected = set(range(LOWEST_LEVEL, ACE + 1))
-        if set(self.level_points) != expected:
-            raise ValueError(
-                f"level_points must have exactly the levels 2..14, got {sorted(self.level_points)}"
-            )
-        if self.best_of % 2 == 0:
-            raise ValueError(f"best_of must be odd, got {self.best_of}")
         if self.forfeit_winner_points < self.forfeit_loser_points:
             raise ValueError(
                 f"forfeit_winner_points {self.forfeit_winner_points} is below "
