@@ -1,26 +1,13 @@
-"""Every table of the service, in one place. Alembic migrations are the only schema source;
-a test proves they equal these models on SQLite and PostgreSQL."""
+"""API keys and idempotency records."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
-from sqlalchemy import Column, DateTime, MetaData, UniqueConstraint
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-# Stable constraint names so migrations compare equal on both databases.
-SQLModel.metadata.naming_convention = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-metadata: MetaData = SQLModel.metadata
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
+from storage.tables.base import when
 
 
 class ApiKey(SQLModel, table=True):
@@ -34,10 +21,8 @@ class ApiKey(SQLModel, table=True):
     branch_code: str | None = Field(default=None, max_length=64)
     key_prefix: str = Field(max_length=16)
     key_hash: str = Field(max_length=64, unique=True)
-    created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
-    revoked_at: datetime | None = Field(
-        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
-    )
+    created_at: datetime = when()
+    revoked_at: datetime | None = when(nullable=True)
 
 
 class IdempotencyRecord(SQLModel, table=True):
@@ -54,4 +39,4 @@ class IdempotencyRecord(SQLModel, table=True):
     request_hash: str = Field(max_length=64)
     status_code: int
     response_body: str
-    created_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    created_at: datetime = when()
