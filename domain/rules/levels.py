@@ -6,6 +6,7 @@ deal, so it stays a single cheap pass (see bench/bench_levels.py).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -130,14 +131,27 @@ def parse_finish_order(raw: Sequence[str], *, field_name: str = "finish_order") 
     return (seats[0], seats[1], seats[2], seats[3])
 
 
-def _adjustments(raw: Mapping[str, int], *, field_name: str) -> list[tuple[Side, int]]:
+_CANONICAL_ORDERS: Mapping[tuple[str, ...], FinishOrder] = {
+    (a, b, c, d): (a, b, c, d) for a, b, c, d in itertools.permutations(Seat)
+}
+
+
+def _order_at(raw: Sequence[str], *, index: int) -> FinishOrder:
+    # The canonical spelling is looked up; any other goes through the full parser.
+    try:
+        return _CANONICAL_ORDERS[tuple(raw)]
+    except (KeyError, TypeError):
+        return parse_finish_order(raw, field_name=f"deals[{index}].finish_order")
+
+
+def _adjustments(raw: Mapping[str, int], *, index: int) -> list[tuple[Side, int]]:
     try:
         return [(Side(name), int(delta)) for name, delta in raw.items()]
     except (ValueError, TypeError):
         raise InvalidInput(
             f"level adjustments are keyed by side NS or EW with whole numbers, got {dict(raw)!r}",
             rule="level-adjustment-side",
-            field=field_name,
+            field=f"deals[{index}].level_adjustments",
         ) from None
 
 
@@ -163,7 +177,7 @@ def replay(deals: Sequence[DealResult], rules: RuleSet) -> Trajectory:
                 rule="deal-after-game-over",
                 field=f"deals[{index}]",
             )
-        order = parse_finish_order(deal.finish_order, field_name=f"deals[{index}].finish_order")
+        order = _order_at(deal.finish_order, index=index)
         winner = SIDE_OF[order[0]]
         up = promotion(order)
         level_played = LOWEST_LEVEL if declarer is None else states[declarer].level
@@ -182,8 +196,8 @@ def replay(deals: Sequence[DealResult], rules: RuleSet) -> Trajectory:
             limit = rules.a_attempts_limit
             if failed and declarer is not None and limit is not None and states[declarer].a_failures >= limit:
                 states[declarer] = _moved(states[declarer], rules.a_failure_reset_level, number)
-        for side, delta in _adjustments(
-            deal.level_adjustments, field_name=f"deals[{index}].level_adjustments"
+        for side, delta in (
+            _adjustments(deal.level_adjustments, index=index) if deal.level_adjustments else ()
         ):
             level = max(LOWEST_LEVEL, min(ACE, states[side].level + delta))
             states[side] = _moved(states[side], level, number)
