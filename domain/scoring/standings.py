@@ -73,7 +73,7 @@ class TieNote:
 
     tied_on: str
     tied_value: int
-    tied_with: tuple[str, ...]
+    tied_group: tuple[str, ...]  # every entry sharing the first figure, this one included
     separated_by: str | None
     separation: Separation
     text: str
@@ -300,9 +300,10 @@ def _rank_group(
 
     ordering = order_entries(list(tally.points), chain=chain, values=values, head_to_head=head_to_head)
     by_id = {entry.entry_id: entry for entry in entries}
-    sharing: dict[int, list[str]] = defaultdict(list)
-    for entry_id, value in values[chain[0]].items():
-        sharing[value].append(entry_id)
+    gathering: dict[int, list[str]] = defaultdict(list)
+    for entry_id in sorted(values[chain[0]]):
+        gathering[values[chain[0]][entry_id]].append(entry_id)
+    sharing = {value: tuple(group) for value, group in gathering.items()}
     known = {**values, HEAD_TO_HEAD: ordering.head_to_head}
     rows = []
     for rank, block in _ranked_blocks(ordering):
@@ -345,15 +346,17 @@ def _tie_note(
     *,
     chain: Sequence[str],
     first: Mapping[str, int],
-    sharing: Mapping[int, Sequence[str]],
+    sharing: Mapping[int, tuple[str, ...]],
     by_id: Mapping[str, Entry],
 ) -> TieNote | None:
     separation = ordering.separations.get(entry_id)
     if separation is None:
         return None
-    tied_with = tuple(sorted(other for other in sharing[first[entry_id]] if other != entry_id))
-    names = [by_id[other].display_name or other for other in tied_with]
-    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    tied_group = sharing[first[entry_id]]
+    # the whole group is one shared tuple: a Swiss round can leave hundreds level on wins
+    names = [by_id[other].display_name or other for other in tied_group[:4] if other != entry_id][:3]
+    more = len(tied_group) - 1 - len(names)
+    shown = ", ".join(names) + (f" and {more} more" if more else "")
     text = f"tied on {chain[0]} {first[entry_id]} with {shown}; "
     if separation.criterion is None:
         text += f"still tied after {', '.join(chain)}: shares the rank"
@@ -364,7 +367,7 @@ def _tie_note(
     return TieNote(
         tied_on=chain[0],
         tied_value=first[entry_id],
-        tied_with=tied_with,
+        tied_group=tied_group,
         separated_by=separation.criterion,
         separation=separation,
         text=text,

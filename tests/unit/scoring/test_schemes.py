@@ -158,3 +158,16 @@ def test_unknown_scheme_is_refused() -> None:
 def test_entries_without_games_rank_together_at_zero() -> None:
     (table,) = compute_standings(event("AB", []), scheme="level_points", chain=[])
     assert order(table) == [(1, "A", 0), (1, "B", 0)]
+
+
+def test_a_team_met_in_five_pair_games_counts_once_in_opponents_score() -> None:
+    # round 1: T1 v T2 in five pair games (T2 scores 5 x 6 = 30); round 2: T1 v T3 in one game
+    entries = tuple(Entry(entry_id=team) for team in ("T1", "T2", "T3"))
+    games = [game(1, "T1", "T2", (10, 6), pair_no=k) for k in range(1, 6)]
+    games.append(game(2, "T1", "T3", (9, 7), pair_no=1))
+    results = EventResults(entries=entries, games=tuple(games))
+    (table,) = compute_standings(results, scheme="level_points", chain=["opponents_score"])
+    by_id = {row.entry.entry_id: row for row in table.rows}
+    assert by_id["T1"].points == 59
+    assert by_id["T1"].figures["opponents_score"] == 30 + 7
+    assert by_id["T2"].figures["opponents_score"] == 59

@@ -56,7 +56,7 @@ def test_sub_score_separates_equal_points_and_says_so() -> None:
     assert (a.points, a.figures["sub_score"], b.points, b.figures["sub_score"]) == (27, 12, 27, 9)
     assert a.tie is not None
     assert a.tie.text == "tied on points 27 with B; separated by sub_score 12 vs 9"
-    assert (a.tie.tied_with, a.tie.separated_by) == (("B",), "sub_score")
+    assert (a.tie.tied_group, a.tie.separated_by) == (("A", "B"), "sub_score")
     assert b.tie is not None
     assert b.tie.text == "tied on points 27 with A; separated by sub_score 9 vs 12"
     # F (19) shares its points with nobody, so it carries no tie note
@@ -136,7 +136,7 @@ def test_entries_tied_after_the_whole_chain_share_the_rank_competition_style() -
     assert ranks(table) == [(1, "A"), (2, "B"), (2, "C"), (4, "D")]
     note = rows(table)["C"].tie
     assert note is not None
-    assert (note.separated_by, note.tied_with) == (None, ("B",))
+    assert (note.separated_by, note.tied_group) == (None, ("B", "C"))
 
 
 def test_wins_as_a_tie_break() -> None:
@@ -175,3 +175,16 @@ def test_bad_chains_are_refused(chain: list[str], error: type[Exception], rule: 
         resolve_chain(("points",), chain)
     assert getattr(caught.value, "rule", None) == rule
     assert getattr(caught.value, "field", None) == "chain"
+
+
+def test_a_large_tie_names_three_and_counts_the_rest() -> None:
+    # five pairs each win 9-4 against five others: all level on points, on sub-score and unseparated
+    games = [game(1, winner, loser, (9, 4)) for winner, loser in zip("ABCDE", "VWXYZ", strict=True)]
+    table = rank_level_points("ABCDEVWXYZ", games, ["sub_score"])
+    note = rows(table)["C"].tie
+    assert note is not None
+    assert (
+        note.text
+        == "tied on points 9 with A, B, D and 1 more; still tied after points, sub_score: shares the rank"
+    )
+    assert [row.rank for row in table.rows] == [1] * 5 + [6] * 5
