@@ -2,6 +2,16 @@
 
 A chain is a list of criterion names applied in order; the ordering keeps, for every entry that
 shared the first figure with others, the criterion that finally separated it (or that none did).
+
+- points: the scheme's points (level points, or match points), plus the capped bonus;
+- wins: games won (a team's pair games each count);
+- sub_score: Σ own − opponent per game. Seed 000 附件 §七.2 ranks equal totals by "Σ场分小分",
+  read as the points margin of every game (level points, so passing A and forfeits count as
+  scored); under match points it is the level difference (national 2017 rules);
+- head_to_head: the scheme's points in the games among exactly the tied entries;
+- opponents_score: Σ points of every opponent met, once per round (Buchholz);
+- lot: the drawn lot number, lot 1 first;
+- placement / round_reached: knockout prize tier, then the main-draw round reached.
 """
 
 from __future__ import annotations

@@ -33,6 +33,14 @@ def event(ids: str, games: list[GameResult]) -> EventResults:
     )
 
 
+def event_teams(games: list[GameResult], *, bonus: dict[str, int]) -> EventResults:
+    return EventResults(
+        entries=(Entry(entry_id="T1", branch="Maths"), Entry(entry_id="T2", branch="Physics")),
+        games=tuple(games),
+        bonus_counts=bonus,
+    )
+
+
 def order(table: GroupStandings) -> list[tuple[int, str, int]]:
     return [(row.rank, row.entry.entry_id, row.points) for row in table.rows]
 
@@ -56,14 +64,6 @@ def test_level_points_team_total_is_the_sum_of_five_pair_games_plus_capped_bonus
     assert by_id["T1"].figures["sub_score"] == -7
     # five pair games: T1 won pairs 1 and 4
     assert (by_id["T1"].wins, by_id["T1"].losses, by_id["T1"].games) == (2, 3, 5)
-
-
-def event_teams(games: list[GameResult], *, bonus: dict[str, int]) -> EventResults:
-    return EventResults(
-        entries=(Entry(entry_id="T1", branch="Maths"), Entry(entry_id="T2", branch="Physics")),
-        games=tuple(games),
-        bonus_counts=bonus,
-    )
 
 
 def test_three_deans_count_two_and_no_cap_counts_all() -> None:
