@@ -34,7 +34,9 @@ def create_key(session: Session, *, name: str, role: str, branch_code: str | Non
         parsed_role = Role(role)
     except ValueError:
         allowed = ", ".join(r.value for r in Role)
-        raise InvalidInput(f"unknown role {role!r}; one of {allowed}", rule="unknown-role", field="role") from None
+        raise InvalidInput(
+            f"unknown role {role!r}; one of {allowed}", rule="unknown-role", field="role"
+        ) from None
     if branch_code is not None and parsed_role is not Role.union:
         raise InvalidInput(
             "only a union key can act for a branch", rule="branch-scope-needs-union-role", field="branch_code"
