@@ -87,7 +87,7 @@ def beats(play: Reading, against: Reading) -> bool:
     return (play_tier, play.size, play.strength) > (against_tier, against.size, against.strength)
 
 
-def strongest_first(reading: Reading) -> tuple[int, int, int, int]:
+def _strongest_first(reading: Reading) -> tuple[int, int, int, int]:
     """Sort key (reverse) for the readings of one play: bomb class, size, strength, then kind."""
     return reading.tier, reading.size, reading.strength, -_KIND_ORDER[reading.kind]
 
@@ -123,7 +123,7 @@ def classify(cards: Sequence[Card], level: int) -> tuple[Reading, ...]:
         _read_runs(readings, cards, level=level, counts=counts, width=3)
         _read_runs(readings, cards, level=level, counts=counts, width=2)
     if len(readings) > 1:
-        readings.sort(key=strongest_first, reverse=True)
+        readings.sort(key=_strongest_first, reverse=True)
     return tuple(readings)
 
 

@@ -90,7 +90,7 @@ def plays(draw: st.DrawFn, level: int | None = None) -> tuple[int, tuple[Card, .
     return level, tuple(kept or [wildcard])
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(plays())
 def test_readings_are_exactly_the_brute_force_readings(play: tuple[int, tuple[Card, ...]]) -> None:
     level, cards = play
