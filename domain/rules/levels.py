@@ -87,6 +87,11 @@ class Trajectory:
         return self.passed_a is not None
 
     @property
+    def passed_a_at(self) -> int | None:
+        """Number of the deal in which a side passed A: always the last one."""
+        return len(self.deals) if self.passed_a is not None else None
+
+    @property
     def next_level(self) -> int:
         return LOWEST_LEVEL if self.declarer is None else self.state(self.declarer).level
 

@@ -52,7 +52,8 @@ def test_levels_cap_at_ace() -> None:
 def test_passing_a_ends_the_game_and_a_further_deal_is_a_conflict() -> None:
     game = replay(deals(*TO_ACE, "NESW"), preset("default"))
     assert game.passed_a is Side.NS
-    assert game.over
+    assert (game.over, game.passed_a_at) == (True, 5)
+    assert game.prefix(4).passed_a_at is None
     assert game.ns.passed_a
     with pytest.raises(Conflict) as error:
         replay(deals(*TO_ACE, "NESW", "EWNS"), preset("default"))
