@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from domain.errors import Conflict, InvalidInput
@@ -188,14 +188,13 @@ def replay(deals: Sequence[DealResult], rules: RuleSet) -> Trajectory:
         level_played = LOWEST_LEVEL if declarer is None else states[declarer].level
         failed = False
         if declarer is not None and level_played == ACE:
+            held = states[declarer]
             if passes_a(order, declarer, rules.pass_a_condition):
                 passed = declarer
-                held = states[declarer]
-                states[declarer] = SideState(held.level, held.reached_at, held.a_failures, passed_a=True)
+                states[declarer] = replace(held, passed_a=True)
             else:
                 failed = True
-                held = states[declarer]
-                states[declarer] = SideState(held.level, held.reached_at, held.a_failures + 1)
+                states[declarer] = replace(held, a_failures=held.a_failures + 1)
         if passed is None:
             states[winner] = _moved(states[winner], min(ACE, states[winner].level + up), number)
             limit = rules.a_attempts_limit
