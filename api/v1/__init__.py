@@ -2,7 +2,8 @@
 
 from fastapi import APIRouter
 
-from api.v1 import health
+from api.v1 import health, rules
 
 router = APIRouter(prefix="/api/v1")
 router.include_router(health.router)
+router.include_router(rules.router)

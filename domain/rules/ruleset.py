@@ -158,6 +158,10 @@ class RuleSet(BaseModel):
     tribute_return_excludes_level_and_ace: bool = Field(
         default=False, description="Whether the returned card may not be a level card or an A."
     )
+    tribute_double_down_last_leads: bool = Field(
+        default=False,
+        description="After a double-down the last finisher leads the deal instead of the larger payer.",
+    )
     per_deal_record_required: bool = Field(
         default=False,
         description="Whether every deal must be recorded; otherwise the final result alone is accepted.",
@@ -349,6 +353,7 @@ _PRESETS: dict[str, RuleSet] = {
             pass_a_condition=PassACondition.NO_LAST_ON_SIDE,
             late_forfeit_minutes=15,
             tribute_return_max_rank=None,
+            tribute_double_down_last_leads=True,  # seed 004 §3: 双下 … 末游先出牌
             standings=StandingsScheme.PLACEMENT,
             tie_breaks=(),
             discipline=Discipline.GUANDAN,

@@ -104,7 +104,7 @@ def settle_tribute(
     order = _checked_order(finish_order)
     first = order[0]
     payers = tribute_payers(order)
-    jokers = _big_jokers(payers, big_jokers=big_jokers, hands=hands or {})
+    jokers = _big_jokers(payers, big_jokers=big_jokers, hands=hands or {}, paid=paid)
     if sum(jokers.values()) >= BIG_JOKERS_TO_REFUSE:
         for name, recorded in (("paid", paid), ("returned", returned)):
             if recorded:
@@ -164,12 +164,17 @@ def _big_jokers(
     *,
     big_jokers: Mapping[Seat, int] | None,
     hands: Mapping[Seat, Sequence[Card]],
+    paid: Mapping[Seat, Card],
 ) -> dict[Seat, int]:
+    """Big jokers per payer: stated, counted in the hand, or — when only the tribute card was
+    recorded, as a score sheet does — the tribute itself (a big joker paid is one held)."""
     counts: dict[Seat, int] = {}
     for seat in payers:
         hand = hands.get(seat)
         in_hand = None if hand is None else sum(card.rank == BIG_JOKER for card in hand)
         stated = None if big_jokers is None else big_jokers.get(seat, 0)
+        if stated is None and in_hand is None and seat in paid:
+            in_hand = int(paid[seat].rank == BIG_JOKER)
         if stated is None:
             if in_hand is None:
                 raise InvalidInput(

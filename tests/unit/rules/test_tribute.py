@@ -207,3 +207,16 @@ def test_bad_finish_order() -> None:
     with pytest.raises(InvalidInput) as error:
         settle_tribute((N, E, S, S), level=5, paid={}, returned={}, big_jokers={})
     assert error.value.field == "finish_order"
+
+
+def test_a_recorded_tribute_stands_for_the_payers_joker_count() -> None:
+    """A score sheet records the card paid, not the hand: paying a big joker means holding one."""
+    order = [Seat.N, Seat.E, Seat.S, Seat.W]
+    plain = settle_tribute(
+        order, level=5, paid={Seat.W: parse_card("HA")}, returned={Seat.N: parse_card("C3")}
+    )
+    assert plain.leader is Seat.W
+    joker = settle_tribute(
+        order, level=5, paid={Seat.W: parse_card("HR")}, returned={Seat.N: parse_card("C3")}
+    )
+    assert [str(move.card) for move in joker.tributes] == ["HR"]
