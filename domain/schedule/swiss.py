@@ -174,8 +174,9 @@ def _optimal_pairs(field_: list[SwissStanding]) -> list[tuple[int, int]] | None:
 
     # K: the longest pairing any optimum can contain (fact 2); ceil((d-1)/2) == d // 2
     longest = 1
+    most_bad = max(len(b) for b in bad_distances)
     for d in range(2, n):
-        if d // 2 > 2 * max(len(b) for b in bad_distances):
+        if d // 2 > 2 * most_bad:
             break
         if any(passes(i, i + d, 2 * d) for i in range(n - d)):
             longest = d
