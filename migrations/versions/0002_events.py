@@ -95,6 +95,7 @@ def upgrade() -> None:
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
         sa.Column("outside_quota", sa.Boolean(), nullable=False),
         sa.Column("leader_member_id", sa.Integer(), nullable=True),
+        sa.Column("leader_phone", sqlmodel.sql.sqltypes.AutoString(length=20), nullable=True),
         sa.Column("seed", sa.Integer(), nullable=True),
         sa.Column("rejection_reason", sqlmodel.sql.sqltypes.AutoString(length=500), nullable=True),
         sa.Column("version", sa.Integer(), nullable=False),

@@ -93,6 +93,7 @@ class Entry(SQLModel, table=True):
     status: str = Field(default="draft", max_length=16, index=True)
     outside_quota: bool = Field(default=False, description="seed 001 §一: a school leader's entry")
     leader_member_id: int | None = Field(default=None, foreign_key="member.id")
+    leader_phone: str | None = Field(default=None, max_length=20, description="never shown publicly")
     seed: int | None = Field(default=None, description="seeded placement in brackets")
     rejection_reason: str | None = Field(default=None, max_length=500)
     version: int = Field(default=1)
