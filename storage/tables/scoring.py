@@ -20,8 +20,13 @@ class GameResult(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", unique=True)
     event_id: int = Field(foreign_key="event.id", index=True)
     state: str = Field(default="in_play", max_length=16)
+    # reported: the final result posted without deals (levels), or a best-of-N match's games
     end_reason: str | None = Field(default=None, max_length=24)
     winner_side: str | None = Field(default=None, max_length=4)
+    time_up_after: int | None = Field(default=None, description="deals completed when time ran out")
+    forfeit_side: str | None = Field(default=None, max_length=4, description="the side that forfeited")
+    forfeit_reason: str | None = Field(default=None, max_length=24)
+    reported: dict[str, Any] | None = json_field(nullable=True)
     outcome: dict[str, Any] = json_field()
     confirmed_a_at: datetime | None = when(nullable=True)
     confirmed_b_at: datetime | None = when(nullable=True)
