@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -13,6 +14,7 @@ from sqlmodel import Session
 from domain.access import service as access_service
 from domain.access.models import Caller, Role
 from domain.errors import Forbidden, Unauthenticated
+from domain.scoring import service as scoring_service
 from storage.db import unit_of_work
 from zhisai.settings import Settings
 
@@ -86,3 +88,34 @@ def require(*roles: Role) -> Callable[[Caller], Caller]:
 UnionCaller = Annotated[Caller, Depends(require(Role.union))]
 RefereeCaller = Annotated[Caller, Depends(require(Role.referee))]
 AdminCaller = Annotated[Caller, Depends(require(Role.admin))]
+
+
+# --- Scoring: the clock, and the actor of one game (its scorer token or a referee key) -------
+
+
+def get_now(request: Request) -> datetime:
+    """Now, from ``app.state.clock`` when a test or a replay sets one; the real UTC time otherwise."""
+    clock: Callable[[], datetime] | None = getattr(request.app.state, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+ClockDep = Annotated[datetime, Depends(get_now)]
+
+
+def get_game_actor(
+    game_id: int,
+    session: SessionDep,
+    settings: SettingsDep,
+    credentials: Credentials,
+    now: ClockDep,
+    token: Annotated[
+        str | None, Query(description="the game's scorer token, for the score sheet's QR link")
+    ] = None,
+) -> scoring_service.Actor:
+    presented = credentials.credentials if credentials is not None else token
+    return scoring_service.authorize(
+        session, game_id, presented, secret=settings.signing_secret(), now=now
+    )
+
+
+GameActor = Annotated[scoring_service.Actor, Depends(get_game_actor)]
