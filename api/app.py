@@ -8,9 +8,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from api import problems, v1
 from api.middleware import BodyLimitMiddleware, RequestIdMiddleware
+from api.observability import AccessLogMiddleware, PublicRateLimitMiddleware, configure_logging
 from storage.db import make_engine
 from zhisai import __version__
 from zhisai.settings import Settings, get_settings
@@ -22,9 +25,18 @@ written for the union membership system, the scoring forms and the dashboards.
 """
 
 
+def metrics_endpoint() -> Response:
+    """Prometheus text format: request counts and latencies, deals posted, webhook deliveries."""
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    logging.basicConfig(level=settings.log_level.upper())
+    if settings.json_logs:
+        configure_logging(settings.log_level)
+    else:
+        logging.basicConfig(level=settings.log_level.upper())
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)  # health checks ask it often
     engine = make_engine(settings.database_url)
 
     @asynccontextmanager
@@ -45,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     problems.install(app)
     app.include_router(v1.router)
+    app.add_api_route("/metrics", metrics_endpoint, include_in_schema=False)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -54,5 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expose_headers=["ETag", "X-Request-ID", "Idempotent-Replayed"],
         )
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(PublicRateLimitMiddleware, per_minute=settings.public_rate_limit_per_minute)
+    app.add_middleware(AccessLogMiddleware)
     app.add_middleware(RequestIdMiddleware)
     return app

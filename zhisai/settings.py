@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(default_factory=list, description="origins allowed to call the API")
     log_level: str = Field(default="INFO")
     max_body_bytes: int = Field(default=2_000_000, description="larger request bodies are refused (413)")
+    public_rate_limit_per_minute: int = Field(
+        default=600, gt=0, description="requests a minute per address without credentials (429 beyond)"
+    )
+    json_logs: bool = Field(default=True, description="one JSON object per log line, with the request id")
 
     @model_validator(mode="after")
     def _production_needs_a_real_secret(self) -> Settings:

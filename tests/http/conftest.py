@@ -18,7 +18,12 @@ from zhisai.settings import Settings
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     return Settings(
-        database_url=database_url, secret_key="t" * 40, environment="test", max_body_bytes=200_000
+        database_url=database_url,
+        secret_key="t" * 40,
+        environment="test",
+        max_body_bytes=200_000,
+        json_logs=False,
+        public_rate_limit_per_minute=100_000,
     )
 
 
