@@ -19,6 +19,7 @@ from storage.tables.events import (
 )
 from storage.tables.schedule import CheckIn, Draw, Game, Match, MatchEntry, Round
 from storage.tables.scoring import AuditEntry, Deal, GameResult, GongzhuHand, Penalty
+from storage.tables.webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "ApiKey",
@@ -43,6 +44,8 @@ __all__ = [
     "Penalty",
     "Registration",
     "Round",
+    "WebhookDelivery",
+    "WebhookSubscription",
     "metadata",
     "utcnow",
 ]
