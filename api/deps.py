@@ -113,9 +113,7 @@ def get_game_actor(
     ] = None,
 ) -> scoring_service.Actor:
     presented = credentials.credentials if credentials is not None else token
-    return scoring_service.authorize(
-        session, game_id, presented, secret=settings.signing_secret(), now=now
-    )
+    return scoring_service.authorize(session, game_id, presented, secret=settings.signing_secret(), now=now)
 
 
 GameActor = Annotated[scoring_service.Actor, Depends(get_game_actor)]
