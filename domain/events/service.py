@@ -428,7 +428,9 @@ def list_registrations(
     session: Session, event_id: int, *, caller: Caller, branch_code: str | None
 ) -> list[RegistrationOut]:
     get_event(session, event_id)
-    code = caller.branch_code or branch_code
+    if branch_code is not None:
+        act_for_branch(caller, branch_code)
+    code = branch_code or caller.branch_code
     branch_id = _branch(session, code).id if code else None
     rows = repository.registrations_of(session, event_id, branch_id=branch_id)
     return [_registration_out(*row) for row in rows]
