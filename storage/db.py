@@ -16,7 +16,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import Session, create_engine
 
-SQLITE_BUSY_TIMEOUT_MS = 15_000
+SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def is_sqlite(url: str) -> bool:

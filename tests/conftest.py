@@ -27,7 +27,8 @@ _counter = itertools.count()
 
 
 def _worker() -> str:
-    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+    # The process id keeps two runs on one server (two terminals, CI and a developer) apart.
+    return f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}"
 
 
 def _pg_admin() -> Engine:
