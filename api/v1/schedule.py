@@ -1,0 +1,296 @@
+"""Draws, rounds, match tables, seat maps, printable round pages and check-ins.
+
+The union system and the referees draw and run the rounds; everyone reads the draw (with its
+revealed seed) and the published rounds — names and branches, never phone numbers or staff ids.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi.responses import HTMLResponse
+
+from api import pages
+from api.deps import ClockDep, OptionalCallerDep, RefereeCaller, SessionDep, require
+from api.idempotency import IdempotencyDep
+from api.problems import responses
+from domain.access.models import Caller, Role
+from domain.schedule import service
+from domain.schedule.models import (
+    CheckInIn,
+    CheckInOut,
+    DrawOut,
+    GenerateIn,
+    MissingReport,
+    PhysicalDrawIn,
+    RoundOut,
+    RoundSummary,
+    SwapIn,
+)
+
+router = APIRouter(tags=["draws and rounds"])
+
+OrganiserCaller = Annotated[Caller, Depends(require(Role.union, Role.referee))]
+Id = Annotated[int, Path(ge=1)]
+RoundNumber = Annotated[int, Path(ge=1, le=50)]
+
+
+@router.post(
+    "/events/{event_id}/draw/commitment",
+    response_model=DrawOut,
+    status_code=201,
+    summary="Commit to a draw (publish the seed's SHA-256)",
+    responses=responses(401, 403, 404, 409, 422),
+)
+def post_commitment(
+    event_id: Id, session: SessionDep, caller: OrganiserCaller, idem: IdempotencyDep, now: ClockDep
+) -> Any:
+    """Creates a fresh secret seed and publishes its SHA-256 before the draw; asking again answers
+    the same commitment. The event must be registration_closed; a round count the format cannot
+    pair without a rematch is refused here (422), not on the day. Role: union or referee."""
+    return idem.run(lambda: service.commit_draw(session, event_id, caller=caller, now=now), status_code=201)
+
+
+@router.post(
+    "/events/{event_id}/draw",
+    response_model=DrawOut,
+    status_code=201,
+    summary="Run the committed draw and reveal its seed",
+    responses=responses(401, 403, 404, 409, 422),
+)
+def post_draw(
+    event_id: Id, session: SessionDep, caller: OrganiserCaller, idem: IdempotencyDep, now: ClockDep
+) -> Any:
+    """Draws with the committed seed over the sorted confirmed entry ids (groups A/B, bracket
+    slots, round-robin groups and numbers, Swiss round-1 tables, Gongzhu tables), reveals the seed
+    and moves the event to drawn. Role: union or referee."""
+    return idem.run(lambda: service.run_draw(session, event_id, caller=caller, now=now), status_code=201)
+
+
+@router.post(
+    "/events/{event_id}/draw/physical",
+    response_model=DrawOut,
+    status_code=201,
+    summary="Record a draw made with lots on site",
+    responses=responses(401, 403, 404, 409, 422),
+)
+def post_physical_draw(
+    event_id: Id,
+    session: SessionDep,
+    caller: RefereeCaller,
+    idem: IdempotencyDep,
+    now: ClockDep,
+    body: Annotated[
+        PhysicalDrawIn,
+        Body(
+            openapi_examples={
+                "groups": {
+                    "summary": "seed 000: teams drawn into A and B on site",
+                    "value": {
+                        "groups": [{"name": "A", "entry_ids": [3, 1]}, {"name": "B", "entry_ids": [2, 4]}]
+                    },
+                },
+                "bracket": {
+                    "summary": "a knockout bracket drawn by the leaders",
+                    "value": {"brackets": [{"group": None, "slots": [1, None, 3, 2]}]},
+                },
+            }
+        ),
+    ],
+) -> Any:
+    """Checks the lots (every entry once, balanced groups, a full bracket without a match of two
+    byes) and records them with who entered them and when; the event moves to drawn. Role: referee."""
+    return idem.run(
+        lambda: service.record_physical_draw(session, event_id, body, caller=caller, now=now), status_code=201
+    )
+
+
+@router.get(
+    "/events/{event_id}/draw",
+    response_model=DrawOut,
+    summary="The draw: commitment, revealed seed, algorithm, entries and result",
+    responses=responses(404),
+)
+def get_draw(event_id: Id, session: SessionDep) -> DrawOut:
+    """Public. Rerun ``algorithm_version`` with ``seed`` over ``entry_ids`` (as decimal strings)
+    to check ``result``; the seed is null until the draw has run."""
+    return service.get_draw(session, event_id)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/generate",
+    response_model=RoundOut,
+    summary="Generate (or regenerate) a round's pairing",
+    responses=responses(401, 403, 404, 409, 422),
+)
+def post_generate(
+    event_id: Id,
+    number: RoundNumber,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    now: ClockDep,
+    body: Annotated[
+        GenerateIn,
+        Body(
+            openapi_examples={
+                "plain": {"summary": "pair the round", "value": {}},
+                "override": {
+                    "summary": "a referee pairs over a result still disputed",
+                    "value": {"override": True, "reason": "table 7 disputes a deal; the arbiter rules later"},
+                },
+            }
+        ),
+    ] = GenerateIn(),
+) -> RoundOut:
+    """Pairs round ``number`` by the event's format and reports what each constraint cost (byes,
+    rematches avoided, same-branch meetings and why). A Swiss, knockout or Gongzhu round waits for
+    every result of the round before to be final (409 results-not-final) unless a referee
+    overrides with a reason. A published round answers 409 pairing-published. Role: union or referee."""
+    return service.generate_round(session, event_id, number, body, caller=caller, now=now)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/swap",
+    response_model=RoundOut,
+    summary="Swap two entries of an unpublished round",
+    responses=responses(401, 403, 404, 409, 422),
+)
+def post_swap(
+    event_id: Id,
+    number: RoundNumber,
+    session: SessionDep,
+    caller: RefereeCaller,
+    now: ClockDep,
+    body: Annotated[
+        SwapIn,
+        Body(
+            openapi_examples={
+                "swap": {
+                    "summary": "exchange two entries",
+                    "value": {"entry_a": 3, "entry_b": 8, "reason": "家属同桌"},
+                }
+            }
+        ),
+    ],
+) -> RoundOut:
+    """Exchanges two entries' places; refused when it makes a rematch, logged in the report with
+    the same-branch meetings it leaves. Role: referee."""
+    return service.swap_entries(session, event_id, number, body, caller=caller, now=now)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/publish",
+    response_model=RoundOut,
+    summary="Publish a round's pairing",
+    responses=responses(401, 403, 404, 409),
+)
+def post_publish(
+    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+) -> RoundOut:
+    """Fixes the pairing for good (seed 000 附件 十.4) and issues every game's scorer-token nonce.
+    Role: union or referee."""
+    return service.publish_round(session, event_id, number, caller=caller, now=now)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/start",
+    response_model=RoundOut,
+    summary="Start a published round",
+    responses=responses(401, 403, 404, 409),
+)
+def post_start(
+    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+) -> RoundOut:
+    """Locks the teams' lineups and seats the named players; the event's first start sets it
+    running. Role: union or referee."""
+    return service.start_round(session, event_id, number, caller=caller, now=now)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/finish",
+    response_model=RoundOut,
+    summary="Finish a started round",
+    responses=responses(401, 403, 404, 409),
+)
+def post_finish(
+    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+) -> RoundOut:
+    """Role: union or referee."""
+    return service.finish_round(session, event_id, number, caller=caller, now=now)
+
+
+@router.get(
+    "/events/{event_id}/rounds",
+    response_model=list[RoundSummary],
+    summary="The event's rounds",
+    responses=responses(404),
+)
+def list_rounds(event_id: Id, session: SessionDep) -> list[RoundSummary]:
+    """Public: number, state and times of every round generated so far."""
+    return service.list_rounds(session, event_id)
+
+
+@router.get(
+    "/rounds/{round_id}",
+    response_model=RoundOut,
+    summary="A round's match table and seat map",
+    responses=responses(401, 404),
+)
+def get_round(round_id: Id, session: SessionDep, caller: OptionalCallerDep) -> RoundOut:
+    """Public once the pairing is published (轮次对阵表 and 座位区位图: tables, seats, names,
+    branches); the union and referees also see an unpublished pairing and its report."""
+    return service.round_view(session, round_id, caller=caller)
+
+
+@router.get(
+    "/rounds/{round_id}/page",
+    response_class=HTMLResponse,
+    summary="A round as a printable A4 page",
+    responses={**responses(401, 404), 200: {"content": {"text/html": {}}, "description": "the page"}},
+)
+def get_round_page(round_id: Id, session: SessionDep, caller: OptionalCallerDep) -> HTMLResponse:
+    """The same round as an HTML page for printing: one table per row, seats N/E/S/W (or first and
+    second), names and branches."""
+    return HTMLResponse(pages.round_page(service.round_view(session, round_id, caller=caller)))
+
+
+@router.post(
+    "/rounds/{round_id}/check-ins",
+    response_model=list[CheckInOut],
+    summary="Check entries in for a round",
+    responses=responses(401, 403, 404, 422),
+)
+def post_check_ins(
+    round_id: Id,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    now: ClockDep,
+    body: Annotated[
+        CheckInIn,
+        Body(openapi_examples={"arrivals": {"summary": "two teams arrive", "value": {"entry_ids": [3, 8]}}}),
+    ],
+) -> list[CheckInOut]:
+    """Records arrivals (签到); an entry checked in twice keeps its first time. Answers every
+    check-in of the round. Role: union or referee."""
+    return service.check_in(session, round_id, body, caller=caller, now=now)
+
+
+@router.get(
+    "/rounds/{round_id}/check-ins/missing",
+    response_model=MissingReport,
+    summary="Entries not checked in at the start or at the late-arrival limit",
+    responses=responses(401, 403, 404, 409),
+)
+def get_missing(
+    round_id: Id,
+    session: SessionDep,
+    caller: RefereeCaller,
+    at: Annotated[
+        Literal["start", "late-limit"],
+        Query(description="the round's start, or start + the rule set's late minutes"),
+    ] = "start",
+) -> MissingReport:
+    """For the referee: who is missing, with their match and tables; past the late-arrival limit
+    (seed 000 附件 九.1: 5 minutes) an absent side forfeits. Role: referee."""
+    return service.missing(session, round_id, at=at)
