@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from api.v1 import branches, events, health, rules, scoring
+from api.v1 import branches, events, health, rules, schedule, scoring
 
 router = APIRouter(prefix="/api/v1")
 router.include_router(health.router)
 router.include_router(rules.router)
 router.include_router(branches.router)
 router.include_router(events.router)
+router.include_router(schedule.router)
 router.include_router(scoring.router)
