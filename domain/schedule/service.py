@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -523,22 +523,11 @@ def swap_entries(
             )
     exchange = {data.entry_a: data.entry_b, data.entry_b: data.entry_a}
     touched = [s for s in sides if s.entry_id in exchange]
-    replaced = [
-        MatchEntry(match_id=s.match_id, entry_id=exchange[s.entry_id], position=s.position, side=s.side)
-        for s in touched
-    ]
-    for row in touched:
-        session.delete(row)
-    session.flush()
-    session.add_all(replaced)
-    seater = _seater(session, event, round_row.number)
     match_ids = {s.match_id for s in touched}
-    for game in repository.games_of(session, round_id):
-        if game.match_id in match_ids:
-            game.seats = seater.refill(game.seats, exchange)
-            session.add(game)
-    session.flush()
-    meetings = _meetings(repository.match_entries(session, sorted(match_ids)))
+    # re-checked before anything changes: the swapped meetings against the earlier rounds
+    meetings = _meetings(
+        (s.match_id, exchange.get(s.entry_id, s.entry_id)) for s in sides if s.match_id in match_ids
+    )
     if kind != plan.GONGZHU:
         earlier = _meetings_before(session, event, round_row.number)
         rematches = sorted(sorted(m) for m in meetings & earlier)
@@ -548,6 +537,20 @@ def swap_entries(
                 rule="swap-rematch",
                 field="entry_b",
             )
+    replaced = [
+        MatchEntry(match_id=s.match_id, entry_id=exchange[s.entry_id], position=s.position, side=s.side)
+        for s in touched
+    ]
+    for row in touched:
+        session.delete(row)
+    session.flush()
+    session.add_all(replaced)
+    seater = _seater(session, event, round_row.number)
+    for game in repository.games_of(session, round_id):
+        if game.match_id in match_ids:
+            game.seats = seater.refill(game.seats, exchange)
+            session.add(game)
+    session.flush()
     same_branch = [
         sorted(m) for m in meetings if len({seater.entries[e].branch_code for e in m} - {None}) == 1
     ]
@@ -571,10 +574,11 @@ def swap_entries(
     return round_view(session, round_id, caller=caller)
 
 
-def _meetings(sides: Sequence[MatchEntry]) -> set[frozenset[int]]:
+def _meetings(sides: Iterable[tuple[int, int]]) -> set[frozenset[int]]:
+    """(match id, entry id) → the two-entry meetings."""
     by_match: dict[int, list[int]] = defaultdict(list)
-    for side in sides:
-        by_match[side.match_id].append(side.entry_id)
+    for match_id, entry_id in sides:
+        by_match[match_id].append(entry_id)
     return {frozenset(ids) for ids in by_match.values() if len(ids) == 2}
 
 

@@ -52,24 +52,39 @@ def event_with_entries(
     ids = []
     for k, code in enumerate(branches):
         if code not in known:
-            known[code] = Branch(code=f"{event.id}-{code}", name=f"{code} 分工会", created_at=T0, updated_at=T0)
+            known[code] = Branch(
+                code=f"{event.id}-{code}", name=f"{code} 分工会", created_at=T0, updated_at=T0
+            )
             session.add(known[code])
             session.flush()
         branch = known[code]
         entry = Entry(
-            event_id=event.id or 0, branch_id=branch.id, name=f"E{k}", status="confirmed", created_at=T0, updated_at=T0
+            event_id=event.id or 0,
+            branch_id=branch.id,
+            name=f"E{k}",
+            status="confirmed",
+            created_at=T0,
+            updated_at=T0,
         )
         session.add(entry)
         session.flush()
         for p in range(low):
             member = Member(
-                staff_id=f"{event.id}-{k}-{p}", name=f"E{k}-{p}", branch_id=branch.id or 0, created_at=T0, updated_at=T0
+                staff_id=f"{event.id}-{k}-{p}",
+                name=f"E{k}-{p}",
+                branch_id=branch.id or 0,
+                created_at=T0,
+                updated_at=T0,
             )
             session.add(member)
             session.flush()
             session.add(
                 EntryMember(
-                    entry_id=entry.id or 0, event_id=event.id or 0, member_id=member.id or 0, position=p, created_at=T0
+                    entry_id=entry.id or 0,
+                    event_id=event.id or 0,
+                    member_id=member.id or 0,
+                    position=p,
+                    created_at=T0,
                 )
             )
         ids.append(entry.id or 0)
@@ -89,7 +104,9 @@ def published(session: Session, event_id: int, number: int, *, caller: Caller = 
     return service.publish_round(session, event_id, number, caller=caller, now=T0 + timedelta(minutes=number))
 
 
-def post_final(session: Session, game_id: int, *, event_id: int, points: dict[str, int], winner: str | None) -> None:
+def post_final(
+    session: Session, game_id: int, *, event_id: int, points: dict[str, int], winner: str | None
+) -> None:
     """A final result as the scoring stores it: ``points`` by side (or by seat for Gongzhu)."""
     session.add(
         GameResult(

@@ -8,12 +8,25 @@ from sqlmodel import Session
 from domain.errors import Conflict, Forbidden
 from domain.schedule import service
 from domain.schedule.models import GenerateIn, SwapIn
-from tests.integration.schedule.rows import REFEREE, T0, UNION, drawn, event_with_entries, post_final, published
+from tests.integration.schedule.rows import (
+    REFEREE,
+    T0,
+    UNION,
+    drawn,
+    event_with_entries,
+    post_final,
+    published,
+)
 
 
 def test_round_two_pairs_by_wins_then_points_after_every_result_is_final(session: Session) -> None:
     event_id, ids = event_with_entries(
-        session, format_="swiss", entry_kind="pair", preset="nsi-2023", branches=list("ABCDEF"), config={"rounds": 3}
+        session,
+        format_="swiss",
+        entry_kind="pair",
+        preset="nsi-2023",
+        branches=list("ABCDEF"),
+        config={"rounds": 3},
     )
     result = drawn(session, event_id)
     round_1 = published(session, event_id, 1)
@@ -25,13 +38,17 @@ def test_round_two_pairs_by_wins_then_points_after_every_result_is_final(session
         service.generate_round(session, event_id, 2, GenerateIn(), caller=UNION, now=T0)
     assert waiting.value.rule == "results-not-final"
     with pytest.raises(Forbidden):
-        service.generate_round(session, event_id, 2, GenerateIn(override=True, reason="late table"), caller=UNION, now=T0)
+        service.generate_round(
+            session, event_id, 2, GenerateIn(override=True, reason="late table"), caller=UNION, now=T0
+        )
 
     # the E–W pair of table k wins with 15 - k points; its opponent scores 11 - k
     winners, losers = [], []
     for table in round_1.tables:
         k = table.table_no or 0
-        post_final(session, table.game_id, event_id=event_id, points={"EW": 15 - k, "NS": 11 - k}, winner="EW")
+        post_final(
+            session, table.game_id, event_id=event_id, points={"EW": 15 - k, "NS": 11 - k}, winner="EW"
+        )
         winners.append(table.seats["E"].entry_id)
         losers.append(table.seats["N"].entry_id)
     round_2 = service.generate_round(session, event_id, 2, GenerateIn(), caller=UNION, now=T0)
@@ -47,7 +64,12 @@ def test_round_two_pairs_by_wins_then_points_after_every_result_is_final(session
     for attempt in (
         lambda: service.generate_round(session, event_id, 2, GenerateIn(), caller=REFEREE, now=T0),
         lambda: service.swap_entries(
-            session, event_id, 2, SwapIn(entry_a=ids[0], entry_b=ids[1], reason="too late"), caller=REFEREE, now=T0
+            session,
+            event_id,
+            2,
+            SwapIn(entry_a=ids[0], entry_b=ids[1], reason="too late"),
+            caller=REFEREE,
+            now=T0,
         ),
     ):
         with pytest.raises(Conflict) as refused:
@@ -58,13 +80,23 @@ def test_round_two_pairs_by_wins_then_points_after_every_result_is_final(session
 def test_a_referee_override_is_logged_and_same_branch_meetings_are_avoided(session: Session) -> None:
     # two pairs each of branches X, Y, Z: round 2 keeps them apart while the field allows it
     event_id, _ = event_with_entries(
-        session, format_="swiss", entry_kind="pair", preset="nsi-2023", branches=list("XXYYZZ"), config={"rounds": 3}
+        session,
+        format_="swiss",
+        entry_kind="pair",
+        preset="nsi-2023",
+        branches=list("XXYYZZ"),
+        config={"rounds": 3},
     )
     drawn(session, event_id)
     round_1 = published(session, event_id, 1)
     post_final(session, round_1.tables[0].game_id, event_id=event_id, points={"EW": 14, "NS": 3}, winner="EW")
     round_2 = service.generate_round(
-        session, event_id, 2, GenerateIn(override=True, reason="table 2 disputes a deal"), caller=REFEREE, now=T0
+        session,
+        event_id,
+        2,
+        GenerateIn(override=True, reason="table 2 disputes a deal"),
+        caller=REFEREE,
+        now=T0,
     )
     assert round_2.report is not None
     override = round_2.report["override"]
