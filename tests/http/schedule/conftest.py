@@ -58,7 +58,12 @@ def fill(
     codes = sorted({branch_of(k) for k in range(entries)})
     branch_rows = [{"code": c, "name": f"{c} 分工会", "member_count": 40} for c in codes]
     members = [
-        {"staff_id": f"S{k:03d}-{p:02d}", "name": names(k) + f"·{p}号", "branch_code": branch_of(k), "phone": "13900000000"}
+        {
+            "staff_id": f"S{k:03d}-{p:02d}",
+            "name": names(k) + f"·{p}号",
+            "branch_code": branch_of(k),
+            "phone": "13900000000",
+        }
         for k in range(entries)
         for p in range(1, people + 1)
     ]

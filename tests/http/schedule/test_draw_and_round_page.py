@@ -16,7 +16,8 @@ from tests.http.schedule.conftest import fill
 
 def _lineup(union: UnionSystem, entry_id: int, staff_prefix: str, round_number: int) -> None:
     pairs = [
-        {"pair_no": n, "players": [f"{staff_prefix}-{2 * n - 1:02d}", f"{staff_prefix}-{2 * n:02d}"]} for n in range(1, 6)
+        {"pair_no": n, "players": [f"{staff_prefix}-{2 * n - 1:02d}", f"{staff_prefix}-{2 * n:02d}"]}
+        for n in range(1, 6)
     ]
     put = union.client.put(
         f"/api/v1/entries/{entry_id}/lineups/{round_number}", json={"pairs": pairs}, headers=union.headers
@@ -70,14 +71,19 @@ def test_seed_000_draw_reruns_from_its_seed_and_the_page_seats_32_teams(
     # unpublished: the public sees no pairing yet
     assert client.get(f"/api/v1/rounds/{round_id}").json()["tables"] == []
     assert client.post(f"/api/v1/events/{event_id}/rounds/1/publish", headers=referee).status_code == 200
+    # seed 000 附件 十.4: a published pairing never changes
+    regenerate = client.post(f"/api/v1/events/{event_id}/rounds/1/generate", json={}, headers=referee)
+    assert_problem(regenerate, 409, "pairing-published")
+    swap = {"entry_a": field.entry_ids[0], "entry_b": field.entry_ids[1], "reason": "too late"}
+    assert_problem(client.post(f"/api/v1/events/{event_id}/rounds/1/swap", json=swap, headers=referee), 409)
 
     body = client.get(f"/api/v1/rounds/{round_id}").json()
     group_a = public["result"]["groups"]["A"]
     group_b = public["result"]["groups"]["B"]
     # seed 000 §八.2: round 1, A_i meets B_i in block i; A sits N–S, pair k meets pair k
-    assert [(m["block"], m["entries"][0]["entry_id"], m["entries"][1]["entry_id"]) for m in body["matches"]] == [
-        (i + 1, group_a[i], group_b[i]) for i in range(16)
-    ]
+    assert [
+        (m["block"], m["entries"][0]["entry_id"], m["entries"][1]["entry_id"]) for m in body["matches"]
+    ] == [(i + 1, group_a[i], group_b[i]) for i in range(16)]
     tables = body["tables"]
     assert [t["table_no"] for t in tables] == list(range(1, 81))
     first = tables[0]["seats"]
