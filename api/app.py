@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,10 +11,13 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy.engine import Engine
 
 from api import problems, v1
 from api.middleware import BodyLimitMiddleware, RequestIdMiddleware
 from api.observability import AccessLogMiddleware, PublicRateLimitMiddleware, configure_logging
+from domain.webhooks.backoff import RetryPolicy
+from domain.webhooks.delivery import DeliveryWorker
 from storage.db import make_engine
 from zhisai import __version__
 from zhisai.settings import Settings, get_settings
@@ -30,6 +34,20 @@ def metrics_endpoint() -> Response:
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
+def webhook_worker(engine: Engine, settings: Settings) -> DeliveryWorker:
+    policy = RetryPolicy(
+        max_attempts=settings.webhook_max_attempts,
+        base_seconds=settings.webhook_backoff_base_seconds,
+        cap_seconds=settings.webhook_backoff_cap_seconds,
+    )
+    return DeliveryWorker(
+        engine,
+        policy=policy,
+        timeout_seconds=settings.webhook_timeout_seconds,
+        poll_seconds=settings.webhook_poll_seconds,
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     if settings.json_logs:
@@ -41,7 +59,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        worker = webhook_worker(engine, settings) if settings.webhook_delivery_enabled else None
+        if worker is not None:
+            worker.start()
         yield
+        if worker is not None:
+            await asyncio.to_thread(worker.stop)  # joining may wait for a post under way
         engine.dispose()
 
     app = FastAPI(

@@ -35,6 +35,25 @@ class Settings(BaseSettings):
         default=600, gt=0, description="requests a minute per address without credentials (429 beyond)"
     )
     json_logs: bool = Field(default=True, description="one JSON object per log line, with the request id")
+    webhook_delivery_enabled: bool = Field(
+        default=True,
+        description="run the webhook delivery worker in the app (off: deliveries wait in the outbox)",
+    )
+    webhook_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=60, description="per phase of one delivery post (connect, write, read)"
+    )
+    webhook_max_attempts: int = Field(
+        default=8, ge=1, le=30, description="a delivery is failed after this many"
+    )
+    webhook_backoff_base_seconds: float = Field(
+        default=30.0, gt=0, description="wait after the first failed attempt; doubles after each one"
+    )
+    webhook_backoff_cap_seconds: float = Field(
+        default=3600.0, gt=0, description="the longest wait between attempts"
+    )
+    webhook_poll_seconds: float = Field(
+        default=2.0, gt=0, description="how often the worker looks for due deliveries"
+    )
 
     @model_validator(mode="after")
     def _production_needs_a_real_secret(self) -> Settings:
