@@ -27,7 +27,7 @@ def upgrade() -> None:
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
         sa.Column("commitment", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
         sa.Column("seed", sqlmodel.sql.sqltypes.AutoString(length=128), nullable=True),
-        sa.Column("algorithm_version", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
+        sa.Column("algorithm_version", sqlmodel.sql.sqltypes.AutoString(length=120), nullable=False),
         sa.Column("entry_ids", sa.JSON(), nullable=True),
         sa.Column("result", sa.JSON(), nullable=True),
         sa.Column("recorded_by", sqlmodel.sql.sqltypes.AutoString(length=120), nullable=False),

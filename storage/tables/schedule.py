@@ -24,7 +24,7 @@ class Draw(SQLModel, table=True):
     status: str = Field(max_length=16, description="committed, revealed or recorded")
     commitment: str | None = Field(default=None, max_length=64)
     seed: str | None = Field(default=None, max_length=128)
-    algorithm_version: str = Field(default="", max_length=32)
+    algorithm_version: str = Field(default="", max_length=120)
     entry_ids: list[int] | None = json_field(nullable=True)
     result: dict[str, Any] | None = json_field(nullable=True)
     recorded_by: str = Field(default="", max_length=120)
