@@ -65,7 +65,8 @@ def create_webhook(
     generated and shown in this answer only). One subscription per event and URL. Role: union
     (not branch-scoped)."""
     return idem.run(
-        lambda: service.create_subscription(session, event_id, body, caller=caller, now=now), status_code=201
+        lambda: service.create_subscription(session, event_id, body=body, caller=caller, now=now),
+        status_code=201,
     )
 
 
@@ -128,4 +129,4 @@ def retry_delivery(
     """Queues the delivery for an attempt at once, with the same id and body: a failed delivery gets
     one more attempt, a delivered one is sent again, a pending one stops waiting for its backoff.
     Role: union (not branch-scoped)."""
-    return service.retry_delivery(session, webhook_id, str(delivery_id), caller=caller, now=now)
+    return service.retry_delivery(session, webhook_id, delivery_id=str(delivery_id), caller=caller, now=now)

@@ -92,7 +92,7 @@ def run_due_deliveries(
         attempt = post(client, delivery, at=now + timedelta(seconds=time.monotonic() - started))
         with unit_of_work(engine) as session:
             status = service.record_attempt(
-                session, delivery.delivery_id, attempt, policy=policy, jitter=jitter()
+                session, delivery.delivery_id, attempt=attempt, policy=policy, jitter=jitter()
             )
         outcome = OUTCOMES[status]
         metrics.WEBHOOK_DELIVERIES.labels(outcome=outcome).inc()

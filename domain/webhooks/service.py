@@ -68,7 +68,7 @@ def _webhook_out(row: WebhookSubscription) -> WebhookOut:
 
 
 def create_subscription(
-    session: Session, event_id: int, body: WebhookIn, *, caller: Caller, now: datetime
+    session: Session, event_id: int, *, body: WebhookIn, caller: Caller, now: datetime
 ) -> WebhookCreated:
     _require_unscoped(caller)
     if not repository.event_exists(session, event_id):
@@ -136,7 +136,7 @@ def list_deliveries(
 
 
 def retry_delivery(
-    session: Session, webhook_id: int, delivery_id: str, *, caller: Caller, now: datetime
+    session: Session, webhook_id: int, *, delivery_id: str, caller: Caller, now: datetime
 ) -> DeliveryOut:
     """Queue the delivery for an attempt now, whatever its state: a failed one gets one more attempt,
     a delivered one is sent again (the receiver lost it), a pending one stops waiting."""
@@ -236,7 +236,7 @@ def claim_due(session: Session, *, now: datetime, lease: timedelta, limit: int) 
 
 
 def record_attempt(
-    session: Session, delivery_id: int, attempt: Attempt, *, policy: RetryPolicy, jitter: float
+    session: Session, delivery_id: int, *, attempt: Attempt, policy: RetryPolicy, jitter: float
 ) -> DeliveryStatus | None:
     """Log one attempt: delivered on a 2xx, else the next attempt after a backoff, or failed once
     out of attempts. None when the delivery was deleted (with its subscription) meanwhile."""

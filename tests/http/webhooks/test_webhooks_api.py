@@ -26,7 +26,7 @@ URL = "https://union.example.edu.cn/hooks/zhisai"
 KINDS = ["result.final", "standings.changed"]
 
 
-def subscribe(client: TestClient, event_id: int, headers: dict[str, str], **body: Any) -> dict[str, Any]:
+def subscribe(client: TestClient, event_id: int, *, headers: dict[str, str], **body: Any) -> dict[str, Any]:
     response = client.post(
         f"/api/v1/events/{event_id}/webhooks", json={"url": URL, "kinds": KINDS, **body}, headers=headers
     )
@@ -35,13 +35,13 @@ def subscribe(client: TestClient, event_id: int, headers: dict[str, str], **body
     return created
 
 
-def emit(app: FastAPI, event_id: int, kind: str = "result.final") -> int:
+def emit(app: FastAPI, event_id: int, *, kind: str = "result.final") -> int:
     with unit_of_work(app.state.engine) as session:
         return service.emit(session, event_id=event_id, kind=kind, payload={"game_id": 1}, now=NOW)
 
 
 def test_subscribe_list_and_delete(client: TestClient, union: dict[str, str], event_id: int) -> None:
-    created = subscribe(client, event_id, union)
+    created = subscribe(client, event_id, headers=union)
     assert created["secret"].startswith("whsec_") and len(created["secret"]) > 40
     assert (created["event_id"], created["url"], created["kinds"]) == (event_id, URL, KINDS)
 
@@ -61,7 +61,9 @@ def test_subscribe_list_and_delete(client: TestClient, union: dict[str, str], ev
 def test_a_given_secret_is_kept_and_one_url_subscribes_once(
     client: TestClient, union: dict[str, str], event_id: int
 ) -> None:
-    created = subscribe(client, event_id, union, secret="the-union-systems-own-secret", kinds=KINDS + KINDS)
+    created = subscribe(
+        client, event_id, headers=union, secret="the-union-systems-own-secret", kinds=KINDS + KINDS
+    )
     assert created["secret"] == "the-union-systems-own-secret"
     assert created["kinds"] == KINDS  # repeated kinds count once
     again = client.post(
@@ -111,9 +113,9 @@ def test_the_delivery_log_and_a_manual_retry(
     app.state.clock = lambda: NOW  # the retry is queued at the time the passes below run at
     once = RetryPolicy(max_attempts=1)
     with serve([500, 200]) as receiver, httpx.Client(timeout=5.0) as poster:
-        webhook = subscribe(client, event_id, union, url=receiver.url)
+        webhook = subscribe(client, event_id, headers=union, url=receiver.url)
         assert emit(app, event_id) == 1
-        assert emit(app, event_id, "draw.published") == 0  # not a kind it asked for
+        assert emit(app, event_id, kind="draw.published") == 0  # not a kind it asked for
         log = f"/api/v1/webhooks/{webhook['id']}/deliveries"
         [queued] = client.get(log, headers=union).json()
         assert (queued["status"], queued["attempts"], queued["kind"]) == ("pending", 0, "result.final")
@@ -154,7 +156,7 @@ def test_the_running_app_delivers_in_the_background(settings: Settings, union: d
     app = create_app(live)  # the same database as the fixtures' app, so the union key works here too
     event_id = insert_event(app.state.engine)
     with serve() as receiver, TestClient(app) as client:
-        webhook = subscribe(client, event_id, union, url=receiver.url)
+        webhook = subscribe(client, event_id, headers=union, url=receiver.url)
         with unit_of_work(app.state.engine) as session:
             service.emit(session, event_id=event_id, kind="standings.changed", payload={"leader": "CS"})
         [request] = receiver.wait_for(1)

@@ -26,10 +26,12 @@ class Subscribed:
     secret: str
 
 
-def subscribe(engine: Engine, event_id: int, url: str, kinds: list[WebhookKind] | None = None) -> Subscribed:
+def subscribe(
+    engine: Engine, event_id: int, *, url: str, kinds: list[WebhookKind] | None = None
+) -> Subscribed:
     body = WebhookIn.model_validate({"url": url, "kinds": kinds or list(WebhookKind)})
     with unit_of_work(engine) as session:
-        created = service.create_subscription(session, event_id, body, caller=UNION, now=NOW)
+        created = service.create_subscription(session, event_id, body=body, caller=UNION, now=NOW)
     return Subscribed(event_id=event_id, webhook_id=created.id, secret=created.secret)
 
 

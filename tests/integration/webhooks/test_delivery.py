@@ -27,9 +27,11 @@ POLICY = RetryPolicy(max_attempts=3, base_seconds=60, cap_seconds=600)
 RESULT = {"game_id": 7, "table": 3, "levels": {"NS": "A", "EW": "9"}, "winner": "NS"}
 
 
-def emit(engine: Engine, event_id: int, kind: str = "result.final", **data: object) -> int:
+def emit(
+    engine: Engine, event_id: int, *, kind: str = "result.final", data: dict[str, object] = RESULT
+) -> int:
     with unit_of_work(engine) as session:
-        return service.emit(session, event_id=event_id, kind=kind, payload=data or RESULT, now=NOW)
+        return service.emit(session, event_id=event_id, kind=kind, payload=data, now=NOW)
 
 
 def log(engine: Engine, sub: Subscribed) -> list[DeliveryOut]:
@@ -44,7 +46,7 @@ def run(engine: Engine, client: httpx.Client, *, after: timedelta = timedelta(0)
 def test_a_receiver_gets_a_correctly_signed_delivery(
     engine: Engine, event_id: int, receiver: Receiver, client: httpx.Client
 ) -> None:
-    sub = subscribe(engine, event_id, receiver.url)
+    sub = subscribe(engine, event_id, url=receiver.url)
     assert emit(engine, event_id) == 1
     assert receiver.received == []  # emitting posts nothing: the worker does
 
@@ -90,7 +92,7 @@ def test_a_receiver_answering_500_gets_the_same_delivery_again_later(
     engine: Engine, event_id: int, client: httpx.Client
 ) -> None:
     with serve([500, 200]) as receiver:
-        sub = subscribe(engine, event_id, receiver.url)
+        sub = subscribe(engine, event_id, url=receiver.url)
         emit(engine, event_id)
 
         assert run(engine, client) == 1
@@ -126,7 +128,7 @@ def test_out_of_attempts_it_fails_and_a_manual_retry_delivers_it(
     engine: Engine, event_id: int, client: httpx.Client
 ) -> None:
     with serve([503, 503, 503, 200]) as receiver:
-        sub = subscribe(engine, event_id, receiver.url)
+        sub = subscribe(engine, event_id, url=receiver.url)
         emit(engine, event_id)
         waits = []
         after = timedelta(0)
@@ -142,7 +144,7 @@ def test_out_of_attempts_it_fails_and_a_manual_retry_delivers_it(
 
         with unit_of_work(engine) as session:
             retried = service.retry_delivery(
-                session, sub.webhook_id, delivery.id, caller=UNION, now=NOW + timedelta(days=30)
+                session, sub.webhook_id, delivery_id=delivery.id, caller=UNION, now=NOW + timedelta(days=30)
             )
         assert retried.status is DeliveryStatus.pending
         assert run(engine, client, after=timedelta(days=30)) == 1
@@ -157,7 +159,7 @@ def test_an_unreachable_receiver_is_a_failed_attempt(
     with socket.socket() as sock:  # a port that was free a moment ago: nothing listens on it
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    sub = subscribe(engine, event_id, f"http://127.0.0.1:{port}/hooks")
+    sub = subscribe(engine, event_id, url=f"http://127.0.0.1:{port}/hooks")
     emit(engine, event_id)
     assert run(engine, client) == 1
     [delivery] = log(engine, sub)
@@ -168,7 +170,7 @@ def test_an_unreachable_receiver_is_a_failed_attempt(
 
 def test_a_slow_receiver_times_out(engine: Engine, event_id: int) -> None:
     with serve([200], delay_seconds=1.0) as receiver, httpx.Client(timeout=0.2) as impatient:
-        sub = subscribe(engine, event_id, receiver.url)
+        sub = subscribe(engine, event_id, url=receiver.url)
         emit(engine, event_id)
         assert run(engine, impatient) == 1
     [delivery] = log(engine, sub)
@@ -179,9 +181,9 @@ def test_a_slow_receiver_times_out(engine: Engine, event_id: int) -> None:
 def test_only_subscribed_kinds_are_queued_and_only_with_the_callers_commit(
     engine: Engine, event_id: int, receiver: Receiver
 ) -> None:
-    sub = subscribe(engine, event_id, receiver.url, kinds=[WebhookKind.draw_published])
-    assert emit(engine, event_id, "result.final") == 0
-    assert emit(engine, event_id, "draw.published", seed_hash="ab12") == 1
+    sub = subscribe(engine, event_id, url=receiver.url, kinds=[WebhookKind.draw_published])
+    assert emit(engine, event_id, kind="result.final") == 0
+    assert emit(engine, event_id, kind="draw.published", data={"seed_hash": "ab12"}) == 1
 
     def draw_that_fails() -> None:
         with unit_of_work(engine) as session:
@@ -191,7 +193,7 @@ def test_only_subscribed_kinds_are_queued_and_only_with_the_callers_commit(
     with pytest.raises(RuntimeError):
         draw_that_fails()
     with pytest.raises(ValueError, match=r"draw\.done"):
-        emit(engine, event_id, "draw.done")
+        emit(engine, event_id, kind="draw.done")
     assert [delivery.kind for delivery in log(engine, sub)] == [WebhookKind.draw_published]
 
 
@@ -199,7 +201,7 @@ def test_a_pending_delivery_survives_a_restart(
     database_url: str, event_id: int, receiver: Receiver, client: httpx.Client
 ) -> None:
     before = make_engine(database_url)
-    sub = subscribe(before, event_id, receiver.url)
+    sub = subscribe(before, event_id, url=receiver.url)
     emit(before, event_id)
     before.dispose()  # the process stops before any worker ran
 
@@ -215,9 +217,9 @@ def test_a_pending_delivery_survives_a_restart(
 def test_concurrent_workers_post_each_delivery_once(
     engine: Engine, event_id: int, receiver: Receiver
 ) -> None:
-    subscribe(engine, event_id, receiver.url)
+    subscribe(engine, event_id, url=receiver.url)
     for game_id in range(30):
-        emit(engine, event_id, game_id=game_id)
+        emit(engine, event_id, data={"game_id": game_id})
     errors: list[BaseException] = []
 
     def worker() -> None:
@@ -245,7 +247,7 @@ def test_the_background_worker_delivers_and_retries_on_its_own(engine: Engine, e
     fast = RetryPolicy(max_attempts=3, base_seconds=0.05, cap_seconds=0.1)
     worker = DeliveryWorker(engine, policy=fast, timeout_seconds=2.0, poll_seconds=0.02)
     with serve([500, 200]) as receiver:
-        sub = subscribe(engine, event_id, receiver.url)
+        sub = subscribe(engine, event_id, url=receiver.url)
         worker.start()
         try:
             with unit_of_work(engine) as session:  # a real "now": the worker runs on the wall clock
