@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
@@ -14,7 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy.engine import Engine
 
 from api import problems, v1
-from api.middleware import BodyLimitMiddleware, RequestIdMiddleware
+from api.middleware import BodyLimitMiddleware, RequestIdMiddleware, WriteGateMiddleware
 from api.observability import AccessLogMiddleware, PublicRateLimitMiddleware, configure_logging
 from domain.webhooks.backoff import RetryPolicy
 from domain.webhooks.delivery import DeliveryWorker
@@ -59,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # More worker threads than writers admitted at once (WriteGateMiddleware): see there.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         worker = webhook_worker(engine, settings) if settings.webhook_delivery_enabled else None
         if worker is not None:
             worker.start()
@@ -89,6 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
             expose_headers=["ETag", "X-Request-ID", "Idempotent-Replayed"],
         )
+    app.add_middleware(
+        WriteGateMiddleware, limit=min(settings.max_concurrent_writes, settings.worker_threads // 2)
+    )
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(PublicRateLimitMiddleware, per_minute=settings.public_rate_limit_per_minute)
     app.add_middleware(AccessLogMiddleware)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.problems import problem_response
@@ -90,3 +92,33 @@ class RequestIdMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_id)
+
+
+class WriteGateMiddleware:
+    """Lets at most ``limit`` writing requests into the app at once; the others wait here, in the
+    event loop, without holding a worker thread.
+
+    A writer waiting for the database's write lock (SQLite) or a row lock (PostgreSQL) blocks its
+    worker thread; if every thread were taken by such waiters, the writer holding the lock could
+    not get a thread to commit and all of them would time out. Keeping ``limit`` below the thread
+    pool's size rules that out.
+    """
+
+    def __init__(self, app: ASGIApp, *, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self._gate: anyio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _current_gate(self) -> anyio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._loop is not loop:
+            self._gate, self._loop = anyio.Semaphore(self.limit), loop
+        return self._gate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        async with self._current_gate():
+            await self.app(scope, receive, send)

@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     public_rate_limit_per_minute: int = Field(
         default=600, gt=0, description="requests a minute per address without credentials (429 beyond)"
     )
+    worker_threads: int = Field(default=64, ge=8, description="threads serving requests")
+    max_concurrent_writes: int = Field(
+        default=24, ge=1, description="writing requests admitted at once; the rest wait without a thread"
+    )
     json_logs: bool = Field(default=True, description="one JSON object per log line, with the request id")
     webhook_delivery_enabled: bool = Field(
         default=True,
