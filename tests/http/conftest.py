@@ -24,6 +24,7 @@ def settings(database_url: str) -> Settings:
         max_body_bytes=200_000,
         json_logs=False,
         public_rate_limit_per_minute=100_000,
+        webhook_delivery_enabled=False,  # tests that deliver run the worker themselves
     )
 
 
