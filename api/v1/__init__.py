@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from api.v1 import branches, events, health, rules, schedule, scoring, webhooks
+from api.v1 import branches, events, health, rules, schedule, scoring, sheets, webhooks
 
 router = APIRouter(prefix="/api/v1")
 router.include_router(health.router)
@@ -11,4 +11,5 @@ router.include_router(branches.router)
 router.include_router(events.router)
 router.include_router(schedule.router)
 router.include_router(scoring.router)
+router.include_router(sheets.router)
 router.include_router(webhooks.router)
