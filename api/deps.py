@@ -52,6 +52,17 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
+def get_now(request: Request) -> datetime:
+    """Now, from ``app.state.clock`` when a test or a replay sets one; the real UTC time otherwise.
+
+    The one clock of every router: registration windows, lineup locks, rounds and scoring."""
+    clock: Callable[[], datetime] | None = getattr(request.app.state, "clock", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+ClockDep = Annotated[datetime, Depends(get_now)]
+
+
 def get_caller(session: SessionDep, credentials: Credentials) -> Caller:
     if credentials is None:
         raise Unauthenticated(
@@ -90,16 +101,7 @@ RefereeCaller = Annotated[Caller, Depends(require(Role.referee))]
 AdminCaller = Annotated[Caller, Depends(require(Role.admin))]
 
 
-# --- Scoring: the clock, and the actor of one game (its scorer token or a referee key) -------
-
-
-def get_now(request: Request) -> datetime:
-    """Now, from ``app.state.clock`` when a test or a replay sets one; the real UTC time otherwise."""
-    clock: Callable[[], datetime] | None = getattr(request.app.state, "clock", None)
-    return clock() if clock is not None else datetime.now(UTC)
-
-
-ClockDep = Annotated[datetime, Depends(get_now)]
+# --- Scoring: the actor of one game (its scorer token or a referee key) ---------------------
 
 
 def get_game_actor(

@@ -7,10 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, Field
 
-from api.deps import SessionDep, UnionCaller
+from api.deps import ClockDep, SessionDep, UnionCaller
 from api.idempotency import IdempotencyDep
 from api.problems import responses
-from api.v1.events import NowDep
 from domain.events import directory
 from domain.events.schemas import (
     BranchIn,
@@ -63,7 +62,7 @@ def put_branch(
     code: Code,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         BranchIn, Body(openapi_examples={"branch": {"summary": "a branch", "value": BRANCH_EXAMPLE}})
     ],
@@ -84,7 +83,7 @@ def bulk_branches(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         BranchesIn,
         Body(
@@ -117,7 +116,7 @@ def put_member(
     staff_id: StaffIdPath,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         MemberIn, Body(openapi_examples={"member": {"summary": "a dean", "value": MEMBER_EXAMPLE}})
     ],
@@ -138,7 +137,7 @@ def bulk_members(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         DirectoryIn, Body(openapi_examples={"sync": {"summary": "the nightly sync", "value": SYNC_EXAMPLE}})
     ],

@@ -6,13 +6,11 @@ and show names and branches, never phone numbers or staff ids.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from fastapi import APIRouter, Body, Path, Query
 
-from api.deps import OptionalCallerDep, SessionDep, UnionCaller
+from api.deps import ClockDep, OptionalCallerDep, SessionDep, UnionCaller
 from api.idempotency import IdempotencyDep
 from api.problems import responses
 from domain.events import service
@@ -33,19 +31,10 @@ from domain.events.schemas import (
     RejectIn,
     TransitionIn,
 )
-from storage.tables import utcnow
 
 router = APIRouter()
 
 
-def get_now(request: Request) -> datetime:
-    """Registration windows and lineup locks are judged by ``app.state.clock`` when the app was
-    given one (tests), else by the real time."""
-    clock: Callable[[], datetime] = getattr(request.app.state, "clock", utcnow)
-    return clock()
-
-
-NowDep = Annotated[datetime, Depends(get_now)]
 Id = Annotated[int, Path(ge=1)]
 RoundNumber = Annotated[int, Path(ge=1, le=50)]
 
@@ -128,7 +117,7 @@ def create_competition(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         CompetitionIn,
         Body(
@@ -180,7 +169,7 @@ def create_event(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         EventIn,
         Body(
@@ -221,7 +210,7 @@ def patch_event(
     event_id: Id,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         EventPatch,
         Body(
@@ -249,7 +238,7 @@ def post_transition(
     event_id: Id,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         TransitionIn,
         Body(
@@ -278,7 +267,7 @@ def post_registration(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         RegistrationIn,
         Body(
@@ -324,7 +313,7 @@ def post_entry(
     session: SessionDep,
     caller: UnionCaller,
     idem: IdempotencyDep,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         EntryIn,
         Body(
@@ -389,7 +378,7 @@ def put_entry(
     entry_id: Id,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         EntryForm,
         Body(
@@ -414,7 +403,7 @@ def put_entry(
     tags=["registration"],
     responses=responses(401, 403, 404, 409, 422),
 )
-def submit_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: NowDep) -> EntryOut:
+def submit_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: ClockDep) -> EntryOut:
     """The branch admin approves the roster and submits it (draft → submitted), inside the
     window and the quota, with a leader where the event wants one. Role: union; a
     branch-scoped key for its own branch."""
@@ -428,7 +417,7 @@ def submit_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: No
     tags=["registration"],
     responses=responses(401, 403, 404, 409),
 )
-def confirm_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: NowDep) -> EntryOut:
+def confirm_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: ClockDep) -> EntryOut:
     """The union confirms (submitted → confirmed), until the draw. Role: union (not branch-scoped)."""
     return service.confirm_entry(session, entry_id, caller=caller, now=now)
 
@@ -444,7 +433,7 @@ def reject_entry(
     entry_id: Id,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         RejectIn,
         Body(
@@ -466,7 +455,7 @@ def reject_entry(
     tags=["registration"],
     responses=responses(401, 403, 404, 409),
 )
-def withdraw_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: NowDep) -> EntryOut:
+def withdraw_entry(entry_id: Id, session: SessionDep, caller: UnionCaller, now: ClockDep) -> EntryOut:
     """Before registration closes only: after the start a change counts as a forfeit (seed 001
     补充说明 11). Role: union; a branch-scoped key for its own branch."""
     return service.withdraw_entry(session, entry_id, caller=caller, now=now)
@@ -484,7 +473,7 @@ def put_lineup(
     round_number: RoundNumber,
     session: SessionDep,
     caller: UnionCaller,
-    now: NowDep,
+    now: ClockDep,
     body: Annotated[
         LineupIn,
         Body(
