@@ -256,6 +256,11 @@ class LineupValue:
     pairs: tuple[LineupPairValue, ...]
 
     @property
+    def deans(self) -> frozenset[int]:
+        """The member ids of the deans and party secretaries among the players (seed 000 §七)."""
+        return frozenset(m.member_id for pair in self.pairs for m in pair.members if m.is_dean_or_secretary)
+
+    @property
     def deans_playing(self) -> int:
-        """Deans and party secretaries among the players (seed 000 §七's bonus counts them)."""
-        return sum(m.is_dean_or_secretary for pair in self.pairs for m in pair.members)
+        """How many deans and party secretaries play this round (seed 000 §七's bonus counts them)."""
+        return len(self.deans)

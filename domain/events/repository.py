@@ -116,6 +116,16 @@ def event_for_update(session: Session, event_id: int) -> Event | None:
     return session.exec(select(Event).where(Event.id == event_id).with_for_update()).first()
 
 
+def bump_results_version(session: Session, event_id: int) -> int | None:
+    """One atomic increment, so concurrent writers never lose a bump (ETags, the standings cache)."""
+    return session.execute(
+        update(Event)
+        .where(col(Event.id) == event_id)
+        .values(results_version=col(Event.results_version) + 1)
+        .returning(col(Event.results_version))
+    ).scalar_one_or_none()
+
+
 def entry_counts_by_status(session: Session, event_id: int) -> dict[str, int]:
     query = select(Entry.status, func.count()).where(Entry.event_id == event_id).group_by(Entry.status)
     return {status: int(count) for status, count in session.exec(query)}

@@ -307,12 +307,11 @@ def change_state(
 
 
 def bump_results_version(session: Session, event_id: int) -> int:
-    """Called on every change to results, so readers' ETags change."""
-    row = repository.event_for_update(session, event_id) or get_event(session, event_id)
-    row.results_version += 1
-    session.add(row)
-    session.flush()
-    return row.results_version
+    """Called on every change to results (and to lineups), so readers' ETags change."""
+    version = repository.bump_results_version(session, event_id)
+    if version is None:
+        raise NotFound(f"no event {event_id}", rule="unknown-event", field="event_id")
+    return version
 
 
 def _window_open(event: Event, now: datetime, *, action: str) -> None:
@@ -895,6 +894,8 @@ def set_lineup(
             )
         )
     session.flush()
+    # the standings' dean bonus reads the lineups (seed 000 §七): cached standings are stale now
+    bump_results_version(session, row.event_id)
     return get_lineup(session, entry_id, round_number, caller=caller)
 
 

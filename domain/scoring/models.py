@@ -49,6 +49,11 @@ class TributeIn(_In):
     big_jokers: dict[Seat, int] | None = Field(
         default=None, description="big jokers each payer holds (two on the paying side refuse: 抗贡)"
     )
+    leader: Seat | None = Field(
+        default=None,
+        description="who led the deal, when the form records it; checked against the rule set "
+        "(the larger payer, or the last finisher after a double-down under seed 004 §3)",
+    )
 
 
 class PenaltyIn(_In):

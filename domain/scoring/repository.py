@@ -7,22 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select as columns
-from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from storage.tables import (
     AuditEntry,
-    Branch,
     Deal,
     Entry,
     Event,
     Game,
     GameResult,
-    Lineup,
-    LineupPair,
     Match,
     MatchEntry,
-    Member,
     Penalty,
     Round,
 )
@@ -37,10 +32,6 @@ def game(session: Session, game_id: int, *, lock: bool = False) -> Game | None:
 
 def round_(session: Session, round_id: int) -> Round | None:
     return session.get(Round, round_id)
-
-
-def event(session: Session, event_id: int) -> Event | None:
-    return session.get(Event, event_id)
 
 
 def result_of(session: Session, game_id: int) -> GameResult | None:
@@ -81,13 +72,6 @@ def add(session: Session, *rows: Any) -> None:
     session.flush()
 
 
-def bump_results_version(session: Session, event_id: int) -> None:
-    """One atomic increment, so concurrent writers never lose a bump (ETags, the standings cache)."""
-    session.execute(
-        update(Event).where(col(Event.id) == event_id).values(results_version=col(Event.results_version) + 1)
-    )
-
-
 def results_version(session: Session, event_id: int) -> int | None:
     return session.exec(select(Event.results_version).where(Event.id == event_id)).first()
 
@@ -109,16 +93,27 @@ def round_games(session: Session, round_id: int) -> list[tuple[Game, Match]]:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """One game of a stage as standings read it."""
+    """One game of a stage as standings read it: the figures only, never the whole outcome."""
 
     game_id: int
     match_id: int
     game_no: int
     round_no: int
-    group: str | None
     state: str | None
-    outcome: dict[str, Any] | None
+    points_ns: int
+    points_ew: int
+    level_ns: int | None
+    level_ew: int | None
+    winner_side: str | None
     forfeit_side: str | None
+
+
+def _outcome_int(*path: str) -> Any:
+    """An integer inside the outcome document, read by the database (JSON_EXTRACT, ->>)."""
+    document: Any = col(GameResult.outcome)
+    for key in path:
+        document = document[key]
+    return document.as_integer()
 
 
 def stage_games(session: Session, event_id: int, stage: str) -> list[GameRow]:
@@ -129,30 +124,19 @@ def stage_games(session: Session, event_id: int, stage: str) -> list[GameRow]:
             col(Game.match_id),
             col(Game.game_no),
             col(Round.number),
-            col(Match.group_label),
             col(GameResult.state),
-            col(GameResult.outcome),
+            _outcome_int("points", "NS"),
+            _outcome_int("points", "EW"),
+            _outcome_int("levels", "NS"),
+            _outcome_int("levels", "EW"),
+            col(GameResult.winner_side),
             col(GameResult.forfeit_side),
         )
         .join(Round, col(Round.id) == Game.round_id)
-        .join(Match, col(Match.id) == Game.match_id)
         .outerjoin(GameResult, col(GameResult.game_id) == Game.id)
         .where(col(Game.event_id) == event_id, col(Round.stage) == stage)
     )
-    return [
-        GameRow(
-            game_id=game_id,
-            match_id=match_id,
-            game_no=game_no,
-            round_no=round_no,
-            group=group,
-            state=state,
-            outcome=outcome,
-            forfeit_side=forfeit_side,
-        )
-        for game_id, match_id, game_no, round_no, group, state, outcome, forfeit_side in rows
-        if game_id is not None
-    ]
+    return [GameRow(*row) for row in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,15 +180,6 @@ def stage_match_sides(session: Session, event_id: int, stage: str) -> list[Match
     ]
 
 
-def entries_with_branch(session: Session, event_id: int) -> list[tuple[Entry, str]]:
-    rows = session.exec(
-        select(Entry, Branch.name)
-        .outerjoin(Branch, col(Branch.id) == Entry.branch_id)
-        .where(Entry.event_id == event_id)
-    )
-    return [(entry, branch or "") for entry, branch in rows]
-
-
 def latest_stage(session: Session, event_id: int) -> str | None:
     return session.exec(
         select(Round.stage)
@@ -212,25 +187,6 @@ def latest_stage(session: Session, event_id: int) -> str | None:
         .order_by(col(Round.pairing_published_at).desc().nulls_last(), col(Round.id).desc())
         .limit(1)
     ).first()
-
-
-def dean_counts(session: Session, event_id: int) -> dict[int, int]:
-    """Distinct deans or party secretaries each team fielded in a lineup (seed 000 §七)."""
-    rows = session.exec(
-        select(Lineup.entry_id, Member.id)
-        .join(LineupPair, col(LineupPair.lineup_id) == Lineup.id)
-        .join(
-            Member,
-            (col(Member.id) == LineupPair.first_member_id) | (col(Member.id) == LineupPair.second_member_id),
-        )
-        .join(Entry, col(Entry.id) == Lineup.entry_id)
-        .where(Entry.event_id == event_id, col(Member.is_dean_or_secretary).is_(True))
-        .distinct()
-    )
-    counts: dict[int, int] = {}
-    for entry_id, _member in rows:
-        counts[entry_id] = counts.get(entry_id, 0) + 1
-    return counts
 
 
 def later_published_rounds(session: Session, round_: Round) -> list[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -28,12 +28,14 @@ from domain.errors import (
     Unauthenticated,
     WindowClosed,
 )
+from domain.events import service as events_service
 from domain.events.models import EventConfig
+from domain.rules import service as rules_service
 from domain.rules.cards import parse_card
 from domain.rules.levels import DealResult, Seat, Side, Trajectory
-from domain.rules.ruleset import ACE, Discipline, RuleSet, preset, with_overrides
+from domain.rules.ruleset import ACE, Discipline, RuleSet
 from domain.rules.timeup import GameStatus
-from domain.rules.tribute import TributeRules, settle_tribute
+from domain.rules.tribute import settle_tribute
 from domain.scoring import awards as pure_awards
 from domain.scoring import repository
 from domain.scoring.judge import PenaltyRecord, Verdict, judge, match_verdict
@@ -146,7 +148,7 @@ def round_scorer_tokens(session: Session, round_id: int, *, secret: str) -> list
     round_ = repository.round_(session, round_id)
     if round_ is None:
         raise NotFound(f"no round {round_id}", rule="unknown-round", field="round_id")
-    config = event_config(_event(session, round_.event_id))
+    config = events_service.event_config(_event(session, round_.event_id))
     tokens = []
     for game, match in repository.round_games(session, round_id):
         token, expires_at = scorer_token_for(game, round_, secret=secret, config=config)
@@ -165,22 +167,8 @@ def round_scorer_tokens(session: Session, round_id: int, *, secret: str) -> list
     return tokens
 
 
-# --- the event's rules and configuration ----------------------------------------------------
-
-
-def event_rules(event: Event) -> RuleSet:
-    return with_overrides(preset(event.preset), event.rule_overrides or {})
-
-
-def event_config(event: Event) -> EventConfig:
-    return EventConfig.model_validate(event.config)
-
-
 def _event(session: Session, event_id: int) -> Event:
-    event = repository.event(session, event_id)
-    if event is None:
-        raise NotFound(f"no event {event_id}", rule="unknown-event", field="event_id")
-    return event
+    return events_service.get_event(session, event_id)
 
 
 def _game(session: Session, game_id: int, *, lock: bool = False) -> Game:
@@ -218,7 +206,7 @@ def _load(session: Session, game_id: int, *, lock: bool) -> _Game:
     return _Game(
         game=game,
         event=event,
-        rules=event_rules(event),
+        rules=events_service.event_rules(event),
         result=result,
         deals=repository.deals_of(session, game_id),
         penalties=repository.penalties_of(session, game_id),
@@ -286,7 +274,7 @@ def _settle(session: Session, ctx: _Game, *, now: datetime, clear_confirmations:
     result.version += 1
     result.updated_at = now
     repository.add(session, result)
-    repository.bump_results_version(session, ctx.game.event_id)
+    events_service.bump_results_version(session, ctx.game.event_id)
     return verdict
 
 
@@ -455,8 +443,7 @@ def _tribute(
             rule="tribute-on-first-deal",
             field="tribute",
         )
-    rules = ctx.rules
-    settle_tribute(
+    outcome = settle_tribute(
         previous.deals[deal_no - 2].finish_order,
         level=previous.next_level,
         paid={seat: parse_card(card, field=f"tribute.paid.{seat}") for seat, card in tribute.paid.items()},
@@ -465,11 +452,15 @@ def _tribute(
             for seat, card in tribute.returned.items()
         },
         big_jokers=tribute.big_jokers,
-        rules=TributeRules(
-            return_max_rank=rules.tribute_return_max_rank,
-            return_excludes_level_and_ace=rules.tribute_return_excludes_level_and_ace,
-        ),
+        rules=rules_service.tribute_rules(ctx.rules),
     )
+    if tribute.leader is not None and tribute.leader is not outcome.leader:
+        raise RuleViolation(
+            f"{outcome.leader.value} leads deal {deal_no} under {ctx.rules.name} ({ctx.rules.citation}), "
+            f"not {tribute.leader.value}",
+            rule="tribute-wrong-leader",
+            field="tribute.leader",
+        )
     return tribute.model_dump(mode="json")
 
 
@@ -847,7 +838,7 @@ def correction_window(session: Session, ctx: _Game, *, now: datetime) -> tuple[W
     """Which window of seed 000 §十 admits a correction now; WindowClosed outside them all."""
     if ctx.result.final_at is None:
         return "before_confirmation", None
-    config = event_config(ctx.event)
+    config = events_service.event_config(ctx.event)
     round_ = repository.round_(session, ctx.game.round_id)
     assert round_ is not None
     round_end = round_.finished_at or round_.ends_at
@@ -976,9 +967,7 @@ def audit_trail(session: Session, game_id: int, *, actor: Actor) -> list[AuditOu
 
 def _event_results(session: Session, event: Event, *, stage: str | None, rules: RuleSet) -> EventResults:
     assert event.id is not None
-    entries = {
-        entry.id: (entry, branch) for entry, branch in repository.entries_with_branch(session, event.id)
-    }
+    entries = {entry.entry_id: entry for entry in events_service.confirmed_entries(session, event.id)}
     sides = repository.stage_match_sides(session, event.id, stage) if stage else []
     groups: dict[int, str | None] = {}
     by_match: dict[int, dict[Side, int]] = {}
@@ -989,37 +978,33 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
         by_match.setdefault(side.match_id, {})[label] = side.entry_id
         if side.is_bye:
             byes.append((side.round_no, side.entry_id, side.group))
-    ranked = groups or {
-        entry_id: None for entry_id, (entry, _) in entries.items() if entry.status == "confirmed" and entry_id
-    }
+    ranked = groups or dict.fromkeys(entries)
     pure_entries = tuple(
         Entry(
             entry_id=str(entry_id),
-            display_name=entries[entry_id][0].name,
-            branch=entries[entry_id][1],
+            display_name=entries[entry_id].name,
+            branch=entries[entry_id].branch_name or "",
             group=group,
         )
         for entry_id, group in ranked.items()
         if entry_id in entries
     )
     games: list[GameResult] = []
+    guandan = rules.discipline is Discipline.GUANDAN
     for row in repository.stage_games(session, event.id, stage) if stage else []:
         pair = by_match.get(row.match_id, {})
-        if not row.outcome or Side.NS not in pair or Side.EW not in pair:
+        if row.state is None or Side.NS not in pair or Side.EW not in pair:
             continue
-        winner = row.outcome.get("winner")
-        levels = row.outcome.get("levels") or {}
-        guandan = rules.discipline is Discipline.GUANDAN
         games.append(
             GameResult(
                 round_no=row.round_no,
                 side_one=str(pair[Side.NS]),
                 side_two=str(pair[Side.EW]),
-                points_one=row.outcome["points"]["NS"],
-                points_two=row.outcome["points"]["EW"],
-                level_one=levels.get("NS") if guandan else None,
-                level_two=levels.get("EW") if guandan else None,
-                winner=str(pair[Side(winner)]) if winner else None,
+                points_one=row.points_ns,
+                points_two=row.points_ew,
+                level_one=row.level_ns if guandan else None,
+                level_two=row.level_ew if guandan else None,
+                winner=str(pair[Side(row.winner_side)]) if row.winner_side else None,
                 final=row.state == GameState.FINAL.value,
                 forfeit=row.forfeit_side is not None,
                 pair_no=row.game_no,
@@ -1036,17 +1021,33 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
         )
         for round_no, entry_id, _group in byes
     )
-    config = event_config(event)
+    config = events_service.event_config(event)
     bonus = (
         {
-            str(k): v * config.dean_bonus_per_member
-            for k, v in repository.dean_counts(session, event.id).items()
-            if k in ranked
+            str(entry_id): deans * config.dean_bonus_per_member
+            for entry_id, deans in _deans_playing(session, ranked, {side.round_no for side in sides}).items()
         }
         if config.dean_bonus_per_member
         else {}
     )
     return EventResults(entries=pure_entries, games=tuple(games), bonus_counts=bonus)
+
+
+def _deans_playing(
+    session: Session, entry_ids: Iterable[int], round_numbers: Iterable[int]
+) -> dict[int, int]:
+    """Distinct deans and party secretaries each team fielded in its lineups (seed 000 §七:
+    参赛队若有正职院长或书记参赛); the cap is the standings'."""
+    counts = {}
+    for entry_id in entry_ids:
+        lineups = [
+            events_service.lineup_for(session, entry_id=entry_id, round_number=number)
+            for number in sorted(round_numbers)
+        ]
+        deans = frozenset().union(*(lineup.deans for lineup in lineups if lineup is not None))
+        if deans:
+            counts[entry_id] = len(deans)
+    return counts
 
 
 def _tiers(config: EventConfig) -> tuple[PrizeTier, ...]:
@@ -1058,8 +1059,8 @@ def _tiers(config: EventConfig) -> tuple[PrizeTier, ...]:
 def _standings_tables(
     session: Session, event: Event, *, stage: str | None, provisional: bool
 ) -> tuple[EventResults, tuple[GroupStandings, ...]]:
-    rules = event_rules(event)
-    config = event_config(event)
+    rules = events_service.event_rules(event)
+    config = events_service.event_config(event)
     results = _event_results(session, event, stage=stage, rules=rules)
     tables = compute_standings(
         results,
@@ -1181,7 +1182,7 @@ def standings(
 def event_awards(session: Session, event_id: int) -> AwardsOut:
     """Awards as the event says: the top N of each table, or knockout prize tiers (final results only)."""
     event = _event(session, event_id)
-    config = event_config(event)
+    config = events_service.event_config(event)
     stage = repository.latest_stage(session, event_id)
     results, tables = _standings_tables(session, event, stage=stage, provisional=False)
     if config.awards.tiers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from domain.access.models import Caller, Role
 from domain.errors import Conflict
@@ -15,6 +15,7 @@ from domain.events.models import EventState, QuotaPolicy
 from domain.events.quota import quota_for
 from domain.events.schemas import CompetitionIn, DirectoryIn, EntryIn, EventIn, LineupIn
 from domain.rules.ruleset import Discipline
+from storage.tables import Event
 
 UNION = Caller(key_id=1, name="union system", role=Role.union)
 NOW = datetime(2023, 12, 14, 2, 0, tzinfo=UTC)  # 10:00 in Shanghai, inside seed 000's window
@@ -96,6 +97,10 @@ def test_confirmed_entries_carry_branch_and_roster(session: Session) -> None:
     assert (config.roster_min, config.roster_max, config.pairs_per_match) == (10, 15, 5)
 
 
+def _results_version(session: Session, event_id: int) -> int:
+    return session.exec(select(Event.results_version).where(Event.id == event_id)).one()
+
+
 def test_lineups_lock_and_count_deans(session: Session) -> None:
     event_id, (cs, _) = _team_event(session)
     event = events_service.get_event(session, event_id)
@@ -104,7 +109,11 @@ def test_lineups_lock_and_count_deans(session: Session) -> None:
     pairs = LineupIn.model_validate(
         {"pairs": [{"pair_no": k, "players": [f"CS{2 * k - 2}", f"CS{2 * k - 1}"]} for k in range(1, 6)]}
     )
+    assert events_service.set_lineup(session, cs, 1, pairs, caller=UNION, now=NOW)
+    # the standings' dean bonus reads lineups: each change moves the results version (ETags, cache)
+    assert _results_version(session, event_id) == 1
     events_service.set_lineup(session, cs, 1, pairs, caller=UNION, now=NOW)
+    assert _results_version(session, event_id) == 2
     lineup = events_service.lineup_for(session, entry_id=cs, round_number=1)
     assert lineup is not None and not lineup.locked
     assert [p.pair_no for p in lineup.pairs] == [1, 2, 3, 4, 5]

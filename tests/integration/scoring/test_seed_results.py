@@ -11,11 +11,11 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
-from domain.errors import Conflict
+from domain.errors import Conflict, RuleViolation
 from domain.rules.levels import Seat, Side
 from domain.scoring import service
-from domain.scoring.models import ConfirmationIn, DealIn, ForfeitIn, ForfeitReason, TimeUpIn
-from storage.tables import Lineup, LineupPair, Member
+from domain.scoring.models import ConfirmationIn, DealIn, ForfeitIn, ForfeitReason, TimeUpIn, TributeIn
+from storage.tables import EntryMember, Lineup, LineupPair, Member
 from tests.integration.scoring.scoring_rows import (
     T0,
     make_entries,
@@ -123,7 +123,7 @@ def test_seed_001_forfeit_fourteen_to_nothing_and_wins_before_points(session: Se
     assert rows == [("F", 1, 14), ("C", 1, 10), ("A", 1, 3), ("D", 0, 9), ("B", 0, 2), ("E", 0, 0)]
 
 
-def _lineup(session: Session, entry_id: int, deans: int, *, tag: str) -> None:
+def _lineup(session: Session, entry_id: int, deans: int, *, tag: str, event_id: int) -> None:
     lineup = Lineup(entry_id=entry_id, round_number=1, created_at=T0, updated_at=T0)
     session.add(lineup)
     session.flush()
@@ -141,6 +141,13 @@ def _lineup(session: Session, entry_id: int, deans: int, *, tag: str) -> None:
         session.add(member)
         members.append(member)
     session.flush()
+    for position, member in enumerate(members, start=1):
+        assert member.id is not None
+        session.add(
+            EntryMember(
+                entry_id=entry_id, event_id=event_id, member_id=member.id, position=position, created_at=T0
+            )
+        )
     for pair_no in range(1, 6):
         first, second = members[2 * pair_no - 2], members[2 * pair_no - 1]
         assert lineup.id and first.id and second.id
@@ -161,8 +168,9 @@ def test_seed_000_forfeit_fifteen_to_two_and_the_bonus_cap(session: Session) -> 
     )
     home, away = make_entries(session, event, ["math", "physics"])
     assert home.id and away.id
-    _lineup(session, home.id, 3, tag="m")  # three deans play: +2 at most (§七)
-    _lineup(session, away.id, 1, tag="p")
+    assert event.id is not None
+    _lineup(session, home.id, 3, tag="m", event_id=event.id)  # three deans play: +2 at most (§七)
+    _lineup(session, away.id, 1, tag="p", event_id=event.id)
     round_ = make_round(session, event, 1)
     (game,) = make_game(session, round_, home, away)
     assert game.id is not None
@@ -182,3 +190,41 @@ def test_seed_000_forfeit_fifteen_to_two_and_the_bonus_cap(session: Session) -> 
         ("math", 17, 2),
         ("physics", 3, 1),
     ]
+
+
+@pytest.mark.parametrize(("preset", "leader"), [("ahut-2017", Seat.E), ("hlju-2016", Seat.W)])
+def test_a_recorded_tribute_is_checked_with_the_events_full_tribute_rules(
+    session: Session, preset: str, leader: Seat
+) -> None:
+    """After a double-down the larger payer leads; seed 004 §3 says the last finisher (末游先出牌)."""
+    _, _, game, _ = one_game(session, preset=preset)
+    assert game.id is not None
+    play(session, game.id, "NSEW")  # N–S double-down: E and W pay
+    paid = {Seat.E: "SA", Seat.W: "SK"}
+    returned = {Seat.N: "D3", Seat.S: "D4"}
+    other = Seat.W if leader is Seat.E else Seat.E
+    with pytest.raises(RuleViolation) as refused:
+        service.post_deal(
+            session,
+            game.id,
+            DealIn(
+                deal_no=2,
+                finish_order=[Seat(s) for s in "NESW"],
+                tribute=TributeIn(paid=paid, returned=returned, big_jokers={}, leader=other),
+            ),
+            actor=REFEREE,
+            now=NOW,
+        )
+    assert (refused.value.rule, refused.value.field) == ("tribute-wrong-leader", "tribute.leader")
+    answer = service.post_deal(
+        session,
+        game.id,
+        DealIn(
+            deal_no=2,
+            finish_order=[Seat(s) for s in "NESW"],
+            tribute=TributeIn(paid=paid, returned=returned, big_jokers={}, leader=leader),
+        ),
+        actor=REFEREE,
+        now=NOW,
+    )
+    assert answer.deal.tribute is not None and answer.deal.tribute["leader"] == leader.value
