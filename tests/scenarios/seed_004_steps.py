@@ -328,12 +328,12 @@ class GuandanGame:
 
 
 def simulate_guandan(rng: random.Random, *, want: str | None = None) -> GuandanGame:
-    """A 60-minute game (掼蛋 §1 每局比赛时间为60分钟) of random finishing orders, 9–15 deals in the
+    """A 60-minute game (掼蛋 §1 每局比赛时间为60分钟) of random finishing orders, 7–11 deals in the
     time; the deal in hand at time is finished and counts (必须将当次牌打完); equal levels then play
     one extra deal whose first finisher's side wins (同级加赛一次，先升级的为获胜方), unless its
     declarer passes A in it. ``want`` draws again until the game ends that way."""
     while True:
-        in_time = rng.randint(9, 15)
+        in_time = rng.randint(7, 11)
         stronger = rng.choice(("NS", "EW"))
         state = Levels()
         orders: list[str] = []

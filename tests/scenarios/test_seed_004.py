@@ -26,6 +26,7 @@ FINAL_STAGE_GAP = (
     "seed 004 三.1 第二阶段单循环: the top two of each group play a final round robin drawn by a new "
     "lot; the service draws and pairs one stage only (no final-stage draw or rounds over HTTP)"
 )
+FINAL_DRAW_PATH = "/api/v1/events/{event_id}/stages/{stage}/draw"
 PLACES_GAP = (
     "seed 004 掼蛋 §1 最后角逐一、二、三、四名: the final gives 1st/2nd and the third-place match 3rd/4th; "
     "the service's standings score the third-place match as one more main-bracket round-3 game, so its "
@@ -160,6 +161,9 @@ def test_group_round_robin_best_of_three_top_two_of_each_group(driver: Driver, d
 def test_final_round_robin_of_the_group_winners_gives_places_one_to_four(
     driver: Driver, discipline: str
 ) -> None:
+    # the contract first: without a final-stage draw there is nothing to play the groups for
+    paths = driver.client.get("/openapi.json").json()["paths"]
+    assert FINAL_DRAW_PATH in paths, sorted(p for p in paths if "draw" in p)
     competition, groups, played, rng, strength = play_group_stage(driver, discipline)
     event_id = competition.events[discipline]
     qualified = set()
