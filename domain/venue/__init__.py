@@ -1,0 +1,1 @@
+"""What the people at the venue touch: score sheets, the scoring form, the hall's big screen."""
