@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 from api import problems, v1
 from api.middleware import BodyLimitMiddleware, RequestIdMiddleware, WriteGateMiddleware
 from api.observability import AccessLogMiddleware, PublicRateLimitMiddleware, configure_logging
+from api.pages import routes as venue_pages
 from domain.webhooks.backoff import RetryPolicy
 from domain.webhooks.delivery import DeliveryWorker
 from storage.db import make_engine
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     problems.install(app)
     app.include_router(v1.router)
+    venue_pages.install(app)  # score sheets, the scoring form, the big screen
     app.add_api_route("/metrics", metrics_endpoint, include_in_schema=False)
     if settings.cors_origins:
         app.add_middleware(
