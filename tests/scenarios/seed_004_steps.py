@@ -38,7 +38,6 @@ DEPARTMENTS = (
     ("CHEM", "化学化工与材料学院"),
     ("LAW", "法学院"),
     ("HIST", "历史文化旅游学院"),
-    ("LIB", "图书馆"),
 )
 # seed 004 §一.2: 象棋围棋各限报两人，掼蛋报一队（每队两人），拱猪每队报两人
 QUOTA_CITATION = "seed 004 §一.2"
@@ -60,7 +59,7 @@ def staff_id(code: str, n: int) -> str:
 
 
 def member_rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Six departments of 10 members: 8 play (2 per event); the union tries the others where the
+    """Five departments of 10 members: 8 play (2 per event); the union tries the others where the
     seed refuses them."""
     branches = [{"code": code, "name": f"{name}分工会", "member_count": 60} for code, name in DEPARTMENTS]
     members = [
@@ -138,7 +137,7 @@ class Hlju:
 
 
 def register(driver: Driver, *, playing: str | None = None) -> Hlju:
-    """The union system syncs six departments, opens the four events and enters every
+    """The union system syncs five departments, opens the four events and enters every
     department's players (seed 004 §一.2 quotas, §一.3 one event per member), then closes
     registration at 3月22日下班前 (§二.1). With ``playing`` only that event's players are entered
     and nothing refused is tried: a scenario that plays one event needs no more."""
@@ -176,7 +175,7 @@ def register(driver: Driver, *, playing: str | None = None) -> Hlju:
         driver, events[GUANDAN], "PHYS", [staff_id("PHYS", 9), staff_id("PHYS", 10)]
     )
     driver.at("2016-03-22T17:30")
-    refusals["after-the-deadline"] = refusal(driver, events[GONGZHU], "LIB", [staff_id("LIB", 9)])
+    refusals["after-the-deadline"] = refusal(driver, events[GONGZHU], "HIST", [staff_id("HIST", 9)])
     for event_id in events.values():
         driver.transition(event_id, "registration_closed")
     return Hlju(competition_id, events, entries, refusals)
