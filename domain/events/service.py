@@ -50,6 +50,8 @@ from domain.events.schemas import (
 )
 from domain.events.states import EventFacts, check_transition
 from domain.rules.ruleset import RuleSet, preset, with_overrides
+from domain.webhooks import service as webhooks_service
+from domain.webhooks.models import WebhookKind
 from storage.tables import (
     Branch,
     Competition,
@@ -685,7 +687,15 @@ def confirm_entry(session: Session, entry_id: int, *, caller: Caller, now: datet
     row = _entry(session, entry_id)
     _decidable(session, row)
     _require_status(row, (EntryStatus.SUBMITTED,), action="confirmed")
-    return _set_status(session, row, EntryStatus.CONFIRMED, now=now, confirmed_at=now)
+    confirmed = _set_status(session, row, EntryStatus.CONFIRMED, now=now, confirmed_at=now)
+    webhooks_service.emit(
+        session,
+        event_id=row.event_id,
+        kind=WebhookKind.registration_confirmed,
+        payload={"entry_id": confirmed.id, "name": confirmed.name, "branch": confirmed.branch_name},
+        now=now,
+    )
+    return confirmed
 
 
 def reject_entry(session: Session, entry_id: int, reason: str, *, caller: Caller, now: datetime) -> EntryOut:

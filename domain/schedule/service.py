@@ -41,6 +41,8 @@ from domain.schedule.models import (
     SwapIn,
     TableOut,
 )
+from domain.webhooks import service as webhooks_service
+from domain.webhooks.models import WebhookKind
 from storage.tables import CheckIn, Draw, Event, Game, Match, MatchEntry, Round
 
 log = logging.getLogger("zhisai.schedule")
@@ -115,7 +117,7 @@ def run_draw(session: Session, event_id: int, *, caller: Caller, now: datetime) 
     session.add(row)
     events_service.transition(session, event, EventState.DRAWN, actor=caller.ref, now=now)
     log.info("event %s: draw revealed by %s", event_id, caller.ref)
-    return _draw_out(row)
+    return _published(session, row, now=now)
 
 
 def record_physical_draw(
@@ -155,7 +157,26 @@ def record_physical_draw(
     row.revealed_at = now
     session.add(row)
     events_service.transition(session, event, EventState.DRAWN, actor=caller.ref, now=now)
-    return _draw_out(row)
+    return _published(session, row, now=now)
+
+
+def _published(session: Session, row: Draw, *, now: datetime) -> DrawOut:
+    """A made draw, announced to the event's subscribers in the same transaction."""
+    out = _draw_out(row)
+    webhooks_service.emit(
+        session,
+        event_id=row.event_id,
+        kind=WebhookKind.draw_published,
+        payload={
+            "stage": out.stage,
+            "method": out.method,
+            "commitment": out.commitment,
+            "seed": out.seed,
+            "entry_ids": out.entry_ids,
+        },
+        now=now,
+    )
+    return out
 
 
 def get_draw(session: Session, event_id: int) -> DrawOut:
@@ -606,6 +627,19 @@ def publish_round(session: Session, event_id: int, number: int, *, caller: Calle
     _move(round_row, RoundState.PUBLISHED, now=now)
     session.add(round_row)
     session.flush()
+    webhooks_service.emit(
+        session,
+        event_id=event_id,
+        kind=WebhookKind.round_published,
+        payload={
+            "round_id": round_id,
+            "stage": round_row.stage,
+            "number": round_row.number,
+            "starts_at": round_row.starts_at,
+            "ends_at": round_row.ends_at,
+        },
+        now=now,
+    )
     return round_view(session, round_id, caller=caller)
 
 

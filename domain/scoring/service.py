@@ -70,6 +70,8 @@ from domain.scoring.models import (
 )
 from domain.scoring.results import Entry, EventResults, GameResult, PrizeTier
 from domain.scoring.standings import GroupStandings, compute_standings
+from domain.webhooks import service as webhooks_service
+from domain.webhooks.models import WebhookKind
 from storage.tables import AuditEntry, Deal, Event, Game, Penalty, Round
 from storage.tables import GameResult as ResultRow
 
@@ -813,9 +815,12 @@ def confirm(
         result.confirmed_a_at = result.confirmed_a_at or now
     else:
         result.confirmed_b_at = result.confirmed_b_at or now
-    if result.confirmed_a_at and result.confirmed_b_at and result.final_at is None:
+    became_final = bool(result.confirmed_a_at and result.confirmed_b_at and result.final_at is None)
+    if became_final:
         result.final_at = now
     verdict = _settle(session, ctx, now=now, clear_confirmations=False)
+    if became_final:
+        _announce_final(session, ctx, verdict, now=now)
     _audit(
         session,
         ctx,
@@ -826,6 +831,40 @@ def confirm(
         after={"side": posted.side.value, "final": result.final_at is not None},
     )
     return _game_out(session, ctx, verdict)
+
+
+# --- announcements (webhooks, queued in the same transaction) ----------------------------------
+
+
+def _announce_final(session: Session, ctx: _Game, verdict: Verdict, *, now: datetime) -> None:
+    """A result became final, or a final one was corrected: its figures, then the standings."""
+    webhooks_service.emit(
+        session,
+        event_id=ctx.game.event_id,
+        kind=WebhookKind.result_final,
+        payload={
+            "game_id": ctx.game_id,
+            "round_id": ctx.game.round_id,
+            "match_id": ctx.game.match_id,
+            "table_no": ctx.game.table_no,
+            "winner": ctx.result.winner_side,
+            "reason": verdict.outcome.reason,
+            "points": ctx.result.outcome.get("points", {}),
+            "version": ctx.result.version,
+        },
+        now=now,
+    )
+    _announce_standings(session, ctx, now=now)
+
+
+def _announce_standings(session: Session, ctx: _Game, *, now: datetime) -> None:
+    webhooks_service.emit(
+        session,
+        event_id=ctx.game.event_id,
+        kind=WebhookKind.standings_changed,
+        payload={"results_version": repository.results_version(session, ctx.game.event_id)},
+        now=now,
+    )
 
 
 # --- corrections ----------------------------------------------------------------------------
@@ -909,6 +948,10 @@ def correct(
         after=_snapshot(verdict),
         reason=posted.reason,
     )
+    if ctx.result.final_at is not None:
+        _announce_final(session, ctx, verdict, now=now)
+    else:
+        _announce_standings(session, ctx, now=now)
     after_table = _compute(session, ctx.event, stage=round_.stage, provisional=False)
     return CorrectionOut(
         game=_game_out(session, ctx, verdict),
