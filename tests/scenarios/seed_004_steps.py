@@ -7,6 +7,7 @@ are computed from the seed's text (the readings the presets document where the t
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections import defaultdict
@@ -24,7 +25,7 @@ WINDOW = {
     "registration_opens_at": "2016-03-15T08:00:00+08:00",
     "registration_closes_at": "2016-03-22T17:30:00+08:00",
 }
-COMPETITION = {
+COMPETITION: dict[str, Any] = {
     "name": "2016年教职工智力赛（象棋、围棋、掼蛋、拱猪）",
     "organiser": "黑龙江大学工会",
     "venue": "职工活动中心三楼",
@@ -196,9 +197,12 @@ def member_name(code: str, staff: str) -> str:
 
 
 def draw(driver: Driver, event_id: int) -> dict[str, Any]:
-    driver.commit_draw(event_id)
+    """The lot (抽签, seed 004 三.1): the seed's hash is public before the draw, the seed after."""
+    commitment = driver.commit_draw(event_id)["commitment"]
     driver.run_draw(event_id)
-    result: dict[str, Any] = driver.draw(event_id)["result"]
+    public = driver.draw(event_id)
+    assert hashlib.sha256(public["seed"].encode()).hexdigest() == commitment
+    result: dict[str, Any] = public["result"]
     return result
 
 
@@ -324,6 +328,7 @@ class GuandanGame:
     levels_at_time: dict[str, int] | None
     winner: str  # NS or EW
     reason: str  # passed-a, higher-level, extra-deal
+    levels: dict[str, int]  # after the last deal
 
 
 def simulate_guandan(rng: random.Random, *, want: str | None = None) -> GuandanGame:
@@ -340,18 +345,22 @@ def simulate_guandan(rng: random.Random, *, want: str | None = None) -> GuandanG
             orders.append("".join(random_order(rng, favour=stronger, bias=0.6)))
             state.deal(orders[-1])
         if state.passed_a is not None:
-            game = GuandanGame(orders, None, None, state.passed_a, "passed-a")
+            game = GuandanGame(orders, None, None, state.passed_a, "passed-a", dict(state.levels))
         elif state.levels["NS"] != state.levels["EW"]:
             winner = max(state.levels, key=lambda side: state.levels[side])
-            game = GuandanGame(orders, in_time, dict(state.levels), winner, "higher-level")
+            game = GuandanGame(
+                orders, in_time, dict(state.levels), winner, "higher-level", dict(state.levels)
+            )
         else:
             at_time = dict(state.levels)
             orders.append("".join(random_order(rng)))
             state.deal(orders[-1])
             if state.passed_a is not None:
-                game = GuandanGame(orders, in_time, at_time, state.passed_a, "passed-a")
+                game = GuandanGame(orders, in_time, at_time, state.passed_a, "passed-a", dict(state.levels))
             else:
-                game = GuandanGame(orders, in_time, at_time, SIDE[orders[-1][0]], "extra-deal")
+                game = GuandanGame(
+                    orders, in_time, at_time, SIDE[orders[-1][0]], "extra-deal", dict(state.levels)
+                )
         if want is None or game.reason == want:
             return game
 

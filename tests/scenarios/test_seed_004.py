@@ -235,12 +235,14 @@ def play_guandan(driver: Driver) -> tuple[list[int], list[dict[str, Any]], int]:
                     # 时间终了 … 同级加赛一次: the form hears that one more deal decides
                     tied = driver.time_up(game_id, token, deals_completed=play.time_up_after)
                     assert (tied["status"], tied["reason"]) == ("extra_deal_required", "equal-levels")
+                    assert play.levels_at_time is not None
                     assert tied["ns"]["level"] == tied["ew"]["level"] == play.levels_at_time["NS"]
                 driver.post_deal(game_id, token, deal_no, list(order))
             if play.reason == "higher-level":
                 driver.time_up(game_id, token, deals_completed=play.time_up_after)
             game = driver.confirm_both(game_id, token)
             assert (game["winner"], game["reason"]) == (play.winner, play.reason), (table, play)
+            assert (game["ns"]["level"], game["ew"]["level"]) == (play.levels["NS"], play.levels["EW"])
             games.append(game)
             winner_of[frozenset((ns, ew))] = ns if play.winner == "NS" else ew
         driver.finish_round(event_id, number)
