@@ -208,6 +208,28 @@ def draw(driver: Driver, event_id: int) -> dict[str, Any]:
 
 # --- chess and Go: best of 3 (seed 004 三.1 三局两胜制) ----------------------------------------
 
+# FIDE Handbook C.05 Annex 1, the Berger tables as printed (the first-named has white / moves
+# first); with an odd count the highest number is the bye. 对阵顺序抽签决定: the lot gives the numbers.
+BERGER = {
+    4: ((1, 4, 2, 3), (4, 3, 1, 2), (2, 4, 3, 1)),
+    6: ((1, 6, 2, 5, 3, 4), (6, 4, 5, 3, 1, 2), (2, 6, 3, 1, 4, 5), (6, 5, 1, 4, 2, 3), (3, 6, 4, 2, 5, 1)),
+}
+
+
+def berger_round(drawn: Sequence[int], number: int) -> tuple[set[tuple[int, int]], int | None]:
+    """Round ``number`` of a group whose drawn order is ``drawn``: (first, second) meetings, bye."""
+    size = len(drawn) + len(drawn) % 2
+    flat = BERGER[size][number - 1]
+    meetings: set[tuple[int, int]] = set()
+    bye = None
+    for a, b in zip(flat[::2], flat[1::2], strict=True):
+        if max(a, b) > len(drawn):
+            bye = drawn[min(a, b) - 1]
+        else:
+            meetings.add((drawn[a - 1], drawn[b - 1]))
+    return meetings, bye
+
+
 WIN, DRAW, LOSS = "1-0", "½-½", "0-1"
 GAME_HALVES = {WIN: (2, 0), DRAW: (1, 1), LOSS: (0, 2)}
 

@@ -77,15 +77,23 @@ def play_group_stage(
     rng = random.Random(f"seed-004-{discipline}")
     strength = {entry_id: rng.gauss(1500, 150) for entry_id in sorted(competition.entries[discipline])}
     driver.at("2016-03-23T13:00")
-    groups = {name: list(ids) for name, ids in hlju.draw(driver, event_id)["groups"].items()}
-    assert sorted(groups) == ["A", "B"]
+    # 抽签 on site: the referee records the lots drawn in the hall (the order in a group is the
+    # Berger number, 对阵顺序抽签决定)
+    lots = sorted(competition.entries[discipline])
+    rng.shuffle(lots)
+    recorded = {"groups": [{"name": "A", "entry_ids": lots[:5]}, {"name": "B", "entry_ids": lots[5:]}]}
+    driver.physical_draw(event_id, recorded)
+    groups = {name: list(ids) for name, ids in driver.draw(event_id)["result"]["groups"].items()}
+    assert groups == {"A": lots[:5], "B": lots[5:]}
     assert sorted(i for ids in groups.values() for i in ids) == sorted(competition.entries[discipline])
     assert sorted(len(ids) for ids in groups.values()) == [5, 5]  # ten players by lot
     played: list[hlju.MatchPlayed] = []
     rounds = 5  # five players: the Berger tables of six, one bye a round
     for number in range(1, rounds + 1):
         driver.at(f"2016-03-{23 + (number - 1) // 2}T{13 + 2 * ((number - 1) % 2)}:50")
-        played.extend(play_round_robin_round(driver, event_id, number, rng=rng, strength=strength))
+        played.extend(
+            play_round_robin_round(driver, event_id, number, rng=rng, strength=strength, groups=groups)
+        )
     with pytest.raises(ApiError):  # the Berger tables of six have five rounds
         driver.generate_round(event_id, rounds + 1)
     return competition, groups, played, rng, strength
@@ -98,12 +106,21 @@ def play_round_robin_round(
     *,
     rng: random.Random,
     strength: dict[int, float],
+    groups: dict[str, list[int]],
     stage_path: str = "",
 ) -> list[hlju.MatchPlayed]:
     base = f"/events/{event_id}{stage_path}/rounds/{number}"
     driver.call("POST", f"{base}/generate", json={}, headers=driver.referee)
     driver.call("POST", f"{base}/publish", headers=driver.referee)
     started = driver.call("POST", f"{base}/start", headers=driver.referee)
+    for name, drawn in groups.items():  # the Berger tables in the drawn order
+        meetings, bye = hlju.berger_round(drawn, number)
+        tables = [t for t in started["tables"] if t["group"] == name]
+        assert {
+            (t["seats"]["first"]["entry_id"], t["seats"]["second"]["entry_id"]) for t in tables
+        } == meetings
+        byes = [m["entries"][0]["entry_id"] for m in started["matches"] if m["is_bye"] and m["group"] == name]
+        assert byes == ([bye] if bye else [])
     played = []
     for table in started["tables"]:
         first, second = table["seats"]["first"]["entry_id"], table["seats"]["second"]["entry_id"]
@@ -175,13 +192,20 @@ def test_final_round_robin_of_the_group_winners_gives_places_one_to_four(
     driver.call("POST", f"/events/{event_id}/stages/final/draw/commitment", headers=driver.union)
     driver.call("POST", f"/events/{event_id}/stages/final/draw", headers=driver.union)
     final_draw = driver.call("GET", f"/events/{event_id}/stages/final/draw")
-    assert sorted(i for ids in final_draw["result"]["groups"].values() for i in ids) == sorted(qualified)
+    final_groups = {name: list(ids) for name, ids in final_draw["result"]["groups"].items()}
+    assert sorted(i for ids in final_groups.values() for i in ids) == sorted(qualified)
     final: list[hlju.MatchPlayed] = []
     for number in (1, 2, 3):
         driver.at(f"2016-03-25T{12 + 2 * number}:00")
         final.extend(
             play_round_robin_round(
-                driver, event_id, number, rng=rng, strength=strength, stage_path="/stages/final"
+                driver,
+                event_id,
+                number,
+                rng=rng,
+                strength=strength,
+                groups=final_groups,
+                stage_path="/stages/final",
             )
         )
     assert {frozenset((m.first, m.second)) for m in final} == hlju.pairs_of([sorted(qualified)])
