@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from zhisai.demo_driver import ApiError, Driver
@@ -58,6 +59,12 @@ class Record:
             self.refusals[key] = Refusal(what, error.status, error.rule)
         else:
             self.refusals[key] = Refusal(what, None, None)
+
+
+def later(day: str, hhmm: str, minutes: int) -> str:
+    """The wall time ``minutes`` after ``hhmm`` on ``day``, as ``Driver.at`` takes it."""
+    moment = datetime.fromisoformat(f"{day}T{hhmm}") + timedelta(minutes=minutes)
+    return moment.isoformat(timespec="minutes")
 
 
 def round_games(body: Mapping[str, Any], number: int) -> list[GameRecord]:

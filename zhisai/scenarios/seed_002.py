@@ -13,7 +13,15 @@ import random
 from typing import Any
 
 from zhisai.demo_driver import Driver, member_row
-from zhisai.scenarios.common import GameRecord, Record, confirm_all, open_round, play_random, score_game
+from zhisai.scenarios.common import (
+    GameRecord,
+    Record,
+    confirm_all,
+    later,
+    open_round,
+    play_random,
+    score_game,
+)
 from zhisai.scenarios.simulate import AHUT_2017, find
 
 DAY = "2017-06-18"
@@ -102,7 +110,7 @@ def run(driver: Driver, *, seed: int = 2017) -> Record:
     for number, (start, end) in enumerate(ROUND_TIMES, start=1):
         driver.at(f"{DAY}T{start}")
         games, tokens = open_round(driver, record, number)
-        driver.at(f"{DAY}T{start[:2]}:{int(start[3:]) + 40}")
+        driver.at(later(DAY, start, 40))
         skip: set[int] = set()
         if number == 1:
             skip |= special_games(driver, record, games, tokens, rng)
