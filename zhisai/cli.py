@@ -1,4 +1,4 @@
-"""The ``zhisai`` command: serve, migrate, create-key, revoke-key, openapi."""
+"""The ``zhisai`` command: serve, migrate, create-key, revoke-key, demo, openapi."""
 
 from __future__ import annotations
 
@@ -60,6 +60,12 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from zhisai import demo
+
+    return demo.run(args.seed, get_settings())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zhisai", description="the union's mind-sport tournament service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -81,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = sub.add_parser("revoke-key", help="revoke an API key by its number")
     revoke.add_argument("key_id", type=int)
     revoke.set_defaults(run=_revoke_key)
+
+    demo = sub.add_parser("demo", help="load a seed competition into the database, step by step")
+    demo.add_argument("--seed", default="000", choices=["000", "001", "002", "003", "004"])
+    demo.set_defaults(run=_demo)
 
     contract = sub.add_parser("openapi", help="write the client contract (openapi.md)")
     contract.add_argument("--output", default="openapi.md")
