@@ -235,7 +235,7 @@ def play_guandan(driver: Driver) -> tuple[list[int], list[dict[str, Any]], int]:
     games: list[dict[str, Any]] = []
     alive: list[int | None] = list(slots)
     semi_losers: list[int] = []
-    # the first final-round-1 game runs to a time-up tie, the next passes A (both seed 004 §1)
+    # the round-1 game runs to a time-up tie, the next game passes A (both 掼蛋 §1)
     wishes = ["extra-deal", "passed-a"]
     for number in (1, 2, 3):
         driver.at(f"2016-03-{22 + number}T13:50")
@@ -250,10 +250,38 @@ def play_guandan(driver: Driver) -> tuple[list[int], list[dict[str, Any]], int]:
         assert {
             frozenset((t["seats"]["N"]["entry_id"], t["seats"]["E"]["entry_id"])) for t in tables
         } == meetings
+        # 四.2 迟到15分钟以上的，按弃权处理: on the last day one pair of the third-place match is late
+        late = next(
+            (
+                t["seats"]["E"]["entry_id"]
+                for t in tables
+                if number == 3 and t["seats"]["N"]["entry_id"] in semi_losers
+            ),
+            None,
+        )
+        arrived = [t["seats"][seat]["entry_id"] for t in tables for seat in "NE"]
+        check_in = {"entry_ids": [e for e in arrived if e != late]}
+        driver.call("POST", f"/rounds/{started['id']}/check-ins", json=check_in, headers=driver.referee)
+        driver.at(f"2016-03-{22 + number}T14:06")
+        missing = driver.call(
+            "GET",
+            f"/rounds/{started['id']}/check-ins/missing",
+            params={"at": "late-limit"},
+            headers=driver.referee,
+        )
+        assert missing["late_forfeit_minutes"] == 15
+        assert [m["entry_id"] for m in missing["missing"]] == ([late] if late else [])
         for table in tables:
             ns, ew = table["seats"]["N"]["entry_id"], table["seats"]["E"]["entry_id"]
-            play = hlju.simulate_guandan(rng, want=wishes.pop(0) if wishes else None)
             game_id, token = table["game_id"], tokens[table["game_id"]]
+            if ew == late:
+                driver.forfeit(game_id, "EW", reason="late_arrival", note="16 minutes late")
+                game = driver.confirm_both(game_id, token)
+                assert (game["winner"], game["reason"]) == ("NS", "forfeit")
+                games.append(game)
+                winner_of[frozenset((ns, ew))] = ns
+                continue
+            play = hlju.simulate_guandan(rng, want=wishes.pop(0) if wishes else None)
             for deal_no, order in enumerate(play.orders, start=1):
                 if play.time_up_after is not None and deal_no == play.time_up_after + 1:
                     # 时间终了 … 同级加赛一次: the form hears that one more deal decides
@@ -278,7 +306,7 @@ def play_guandan(driver: Driver) -> tuple[list[int], list[dict[str, Any]], int]:
                 if number == 2 and a and b:
                     semi_losers.append(b if winner == a else a)
             alive = nxt
-    assert {g["reason"] for g in games} >= {"extra-deal", "passed-a"}
+    assert {g["reason"] for g in games} >= {"extra-deal", "passed-a", "forfeit"}
     return hlju.knockout_places(slots, winner_of), games, event_id
 
 
