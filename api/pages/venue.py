@@ -10,11 +10,14 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from domain.events.models import COMPETITION_TZ, local_text
-from domain.scoring.models import GameOut
+from domain.rules.levels import Side
+from domain.scoring.models import GameOut, GameState, SideOut
+from domain.scoring.service import level_label
 from domain.venue.models import Board, ScoreSheets
 
 STATIC = Path(__file__).parent / "static"
 SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
+SIDE_NAMES = {Side.NS: "南北", Side.EW: "东西"}
 FINISH_PLACES = ("上游", "二游", "三游", "下游")
 
 _env = Environment(
@@ -41,6 +44,24 @@ def _iso(moment: datetime | None) -> str:
 
 
 _env.filters["iso"] = _iso
+
+
+def side_level(side: SideOut) -> str:
+    return "过A" if side.passed_a else level_label(side.level)
+
+
+def declares(game: GameOut) -> str:
+    """Who plays what, as the form says it (score.js says it again after each deal)."""
+    if game.state is not GameState.IN_PLAY:
+        return f"本局结束：南北 {side_level(game.ns)}，东西 {side_level(game.ew)}"
+    if game.declarer is None:
+        return "双方打 2"
+    on, off = (game.ns, game.ew) if game.declarer is Side.NS else (game.ew, game.ns)
+    return f"{SIDE_NAMES[on.side]}打 {side_level(on)}，{SIDE_NAMES[off.side]}在 {side_level(off)}"
+
+
+_env.filters["side_level"] = side_level
+_env.globals["declares"] = declares
 
 
 def score_sheets_page(sheets: ScoreSheets, *, links: Mapping[int, str], qr_codes: Mapping[int, str]) -> str:
