@@ -4,6 +4,7 @@ confirm. Screenshots go to artifacts/screenshots/."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,18 @@ def test_the_phone_form_queues_offline_retries_with_one_key_and_both_sides_confi
     phone.wait_for_selector("#final:not([hidden])", timeout=WAIT_MS)
     assert httpx.get(f"{live_url}/api/v1/games/{game_id}").json()["state"] == "final"
     phone.screenshot(path=str(screenshot_dir / "score-confirmed.png"), full_page=True)
+
+
+def test_the_printed_score_sheets_take_one_a4_page_per_table(
+    app: FastAPI, live_url: str, browser: Any, screenshot_dir: Path
+) -> None:
+    hall = _hall(app)
+    with unit_of_work(app.state.engine) as session:
+        referee = access_service.create_key(session, name="printing referee", role="referee").secret
+    sheets = httpx.get(f"{live_url}/api/v1/rounds/{hall.round_id}/score-sheets", headers=bearer(referee))
+    assert sheets.status_code == 200, sheets.text
+    page = browser.new_page(viewport={"width": 800, "height": 1130})
+    page.set_content(sheets.text)
+    printed = page.pdf(format="A4", prefer_css_page_size=True)
+    assert len(re.findall(rb"/Type\s*/Page(?![s\w])", printed)) == len(hall.game_ids)
+    page.screenshot(path=str(screenshot_dir / "score-sheet.png"))
