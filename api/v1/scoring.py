@@ -289,7 +289,6 @@ def scorer_tokens(
 def standings(
     event_id: int,
     session: SessionDep,
-    response: Response,
     provisional: Annotated[bool, Query(description="count live (unconfirmed) games")] = False,
     stage: Annotated[str | None, Query(description="default: the latest stage")] = None,
     if_none_match: Annotated[str | None, Header(alias="If-None-Match")] = None,
@@ -299,10 +298,9 @@ def standings(
     answer = scoring_service.standings(
         session, event_id, provisional=provisional, stage=stage, if_none_match=if_none_match
     )
-    if answer.body is None:
+    if answer.json is None:
         return Response(status_code=304, headers={"ETag": answer.etag})
-    response.headers["ETag"] = answer.etag
-    return answer.body
+    return Response(content=answer.json, media_type="application/json", headers={"ETag": answer.etag})
 
 
 @router.get(

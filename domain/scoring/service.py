@@ -1162,22 +1162,29 @@ def _compute(session: Session, event: Event, *, stage: str | None, provisional: 
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    body: StandingsOut
+    json: bytes
+
+
 class _StandingsCache:
-    """Computed standings keyed by the results version: an unchanged poll costs no recompute."""
+    """Computed standings keyed by the results version, with their JSON: an unchanged poll costs
+    neither a recompute nor a serialization."""
 
     def __init__(self, size: int = 256) -> None:
-        self._items: OrderedDict[tuple[object, ...], StandingsOut] = OrderedDict()
+        self._items: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
 
-    def get(self, key: tuple[object, ...]) -> StandingsOut | None:
+    def get(self, key: tuple[object, ...]) -> _Cached | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[object, ...], value: StandingsOut) -> None:
+    def put(self, key: tuple[object, ...], value: _Cached) -> None:
         with self._lock:
             self._items[key] = value
             while len(self._items) > self._size:
@@ -1192,6 +1199,8 @@ class StandingsAnswer:
     etag: str
     body: StandingsOut | None
     """None when the client's If-None-Match already names this version."""
+    json: bytes | None
+    """``body`` serialized once per version, for the HTTP answer."""
 
 
 def standings_etag(event_id: int, version: int, *, provisional: bool, stage: str | None) -> str:
@@ -1213,13 +1222,14 @@ def standings(
     chosen = stage or repository.latest_stage(session, event_id)
     etag = standings_etag(event_id, version, provisional=provisional, stage=chosen)
     if if_none_match is not None and etag in [tag.strip() for tag in if_none_match.split(",")]:
-        return StandingsAnswer(etag=etag, body=None)
+        return StandingsAnswer(etag=etag, body=None, json=None)
     key = (str(session.get_bind().engine.url), event_id, version, provisional, chosen)
     cached = _cache.get(key)
     if cached is None:
-        cached = _compute(session, _event(session, event_id), stage=chosen, provisional=provisional)
+        body = _compute(session, _event(session, event_id), stage=chosen, provisional=provisional)
+        cached = _Cached(body=body, json=body.model_dump_json().encode())
         _cache.put(key, cached)
-    return StandingsAnswer(etag=etag, body=cached)
+    return StandingsAnswer(etag=etag, body=cached.body, json=cached.json)
 
 
 def event_awards(session: Session, event_id: int) -> AwardsOut:
