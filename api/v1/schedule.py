@@ -21,6 +21,7 @@ from domain.schedule.models import (
     CheckInIn,
     CheckInOut,
     DrawOut,
+    FinishIn,
     GenerateIn,
     MissingReport,
     PhysicalDrawIn,
@@ -211,13 +212,20 @@ def post_start(
     "/events/{event_id}/rounds/{number}/finish",
     response_model=RoundOut,
     summary="Finish a started round",
-    responses=responses(401, 403, 404, 409),
+    responses=responses(401, 403, 404, 409, 422),
 )
 def post_finish(
-    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+    event_id: Id,
+    number: RoundNumber,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    now: ClockDep,
+    data: Annotated[FinishIn | None, Body()] = None,
 ) -> RoundOut:
-    """Role: union or referee."""
-    return service.finish_round(session, event_id, number, caller=caller, now=now)
+    """Every game of the round must be final (both sides confirmed); otherwise 409
+    `results-not-final` lists them, unless a referee overrides with a reason (logged in the
+    report). Role: union or referee."""
+    return service.finish_round(session, event_id, number, data or FinishIn(), caller=caller, now=now)
 
 
 @router.get(

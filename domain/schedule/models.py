@@ -93,13 +93,21 @@ class DrawOut(BaseModel):
 # Rounds ---------------------------------------------------------------------------------------
 
 
-class GenerateIn(_In):
+class OverrideIn(_In):
     override: bool = Field(
         default=False,
-        description="Generate although some result of the previous round is not final (a referee's "
-        "decision, logged in the round's report with the reason).",
+        description="Go on although some result is not final (a referee's decision, logged in the "
+        "round's report with the reason).",
     )
     reason: str = Field(default="", max_length=500)
+
+
+class GenerateIn(OverrideIn):
+    """Pair a round; a result-driven round waits for the previous round's final results."""
+
+
+class FinishIn(OverrideIn):
+    """Finish a round; it waits for its own final results."""
 
 
 class SwapIn(_In):

@@ -29,10 +29,12 @@ from domain.schedule.models import (
     DrawOut,
     DrawStatus,
     EntrySideOut,
+    FinishIn,
     GenerateIn,
     MatchOut,
     MissingOut,
     MissingReport,
+    OverrideIn,
     PhysicalDrawIn,
     RoundOut,
     RoundState,
@@ -326,25 +328,36 @@ def _override(
             field="number",
         )
     open_games = [g.game_id for g in repository.games_before(session, event.id, MAIN, number) if not g.final]
+    return _over_open_games(
+        open_games,
+        data,
+        caller=caller,
+        now=now,
+        why=f"round {number} is paired from the results of round {number - 1}",
+        action=f"generating round {number}",
+    )
+
+
+def _over_open_games(
+    open_games: list[int], data: OverrideIn, *, caller: Caller, now: datetime, why: str, action: str
+) -> dict[str, Any] | None:
+    """Going on while results are not final is a referee's decision with a reason, logged."""
     if not open_games:
         return None
     if not data.override:
         raise Conflict(
-            f"round {number} is paired from the results of round {number - 1}; {len(open_games)} game "
-            "result(s) are not final yet (a referee may override with a reason)",
+            f"{why}; {len(open_games)} game result(s) are not final yet (a referee may override with a reason)",
             rule="results-not-final",
             field="number",
             extra={"games_not_final": open_games},
         )
     if not caller.has_role(Role.referee) or len(data.reason) < 3:
         raise Forbidden(
-            "generating over results that are not final is a referee's decision and needs a reason",
+            f"{action} over results that are not final is a referee's decision and needs a reason",
             rule="override-needs-referee",
             field="override",
         )
-    log.warning(
-        "event %s round %s generated over %s open games by %s", event.id, number, len(open_games), caller.ref
-    )
+    log.warning("%s over %s open games by %s", action, len(open_games), caller.ref)
     return {"by": caller.name, "at": now.isoformat(), "reason": data.reason, "games_not_final": open_games}
 
 
@@ -664,9 +677,28 @@ def start_round(session: Session, event_id: int, number: int, *, caller: Caller,
     return round_view(session, round_id, caller=caller)
 
 
-def finish_round(session: Session, event_id: int, number: int, *, caller: Caller, now: datetime) -> RoundOut:
+def finish_round(
+    session: Session, event_id: int, number: int, data: FinishIn, *, caller: Caller, now: datetime
+) -> RoundOut:
+    """Closes a started round once every result is final (seed 000 §九.4: both sides confirm), or
+    by a referee's override with a reason, logged in the round's report."""
     round_row = round_by_number(session, event_id, number)
     _require_state(round_row, RoundState.STARTED, action="finished")
+    open_games = [
+        g.game_id
+        for g in repository.games_before(session, event_id, round_row.stage, number + 1)
+        if g.round_number == number and not g.final
+    ]
+    override = _over_open_games(
+        open_games,
+        data,
+        caller=caller,
+        now=now,
+        why=f"round {number} ends when its results are final",
+        action=f"finishing round {number}",
+    )
+    if override is not None:
+        round_row.report = {**(round_row.report or {}), "finish_override": override}
     round_row.finished_at = now
     _move(round_row, RoundState.FINISHED, now=now)
     session.add(round_row)

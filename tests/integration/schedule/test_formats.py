@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
-from domain.errors import RuleViolation
+from domain.errors import Conflict, Forbidden, RuleViolation
 from domain.schedule import service
-from domain.schedule.models import CheckInIn, GenerateIn, SwapIn
+from domain.schedule.models import CheckInIn, FinishIn, GenerateIn, SwapIn
 from tests.integration.schedule.rows import (
     REFEREE,
     T0,
@@ -119,10 +119,24 @@ def test_check_ins_list_the_missing_at_the_start_and_at_the_late_limit(session: 
 
     started = service.start_round(session, event_id, 1, caller=REFEREE, now=start)
     assert started.state == "started"
-    assert (
-        service.finish_round(session, event_id, 1, caller=REFEREE, now=start + timedelta(minutes=50)).state
-        == "finished"
+    end = start + timedelta(minutes=50)
+    with pytest.raises(Conflict) as open_results:
+        service.finish_round(session, event_id, 1, FinishIn(), caller=REFEREE, now=end)
+    assert open_results.value.rule == "results-not-final"  # seed 000 §九.4: both sides confirm first
+    assert len(open_results.value.extra["games_not_final"]) == len(started.tables)
+    with pytest.raises(Forbidden):
+        service.finish_round(session, event_id, 1, FinishIn(override=True), caller=REFEREE, now=end)
+    finished = service.finish_round(
+        session,
+        event_id,
+        1,
+        FinishIn(override=True, reason="sheets signed on paper"),
+        caller=REFEREE,
+        now=end,
     )
+    assert finished.state == "finished"
+    assert finished.report is not None
+    assert finished.report["finish_override"]["reason"] == "sheets signed on paper"
     assert service.events_service.get_event(session, event_id).state == "running"
 
 
