@@ -189,7 +189,7 @@ def run(driver: Driver, *, seed: int = 2023) -> Record:
             score_game(driver, game, tokens[game.game_id], play)
             skip.add(game.game_id)
         play_random(
-            driver, games, tokens, rng, NUIST_2023, pass_a_share=0.15, max_deals=7, skip=frozenset(skip)
+            driver, games, tokens, rng, NUIST_2023, pass_a_share=0.1, max_deals=6, skip=frozenset(skip)
         )
         driver.at(f"{DAY}T{end}")
         confirm_all(driver, games, tokens)
