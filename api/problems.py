@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 
 from domain import errors
 
@@ -22,6 +23,7 @@ log = logging.getLogger("zhisai.api")
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 TYPE_PREFIX = "urn:zhisai:problem:"
+OPERATION_METHODS = frozenset({"GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 
 STATUS_BY_ERROR: dict[type[errors.DomainError], int] = {
     errors.Unauthenticated: 401,
@@ -125,20 +127,43 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _allowed_methods(request: Request) -> list[str]:
+    """Every documented method at this path. Starlette's 405 names only the first route that
+    matched the path, so ``PUT /branches/{code}`` would hide ``POST /branches/bulk``."""
+    document = request.app.openapi()
+    methods: set[str] = set()
+    for template, item in document.get("paths", {}).items():
+        if compile_path(template)[0].match(request.url.path):
+            methods.update(method.upper() for method in item if method.upper() in OPERATION_METHODS)
+    return sorted(methods)
+
+
 def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     rules = {404: "no-such-resource", 405: "method-not-allowed", 413: "body-too-large"}
     detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
+    headers = dict(exc.headers) if exc.headers else {}
+    if exc.status_code == 400:
+        # The framework's only 400: a body it cannot decode (not UTF-8, broken multipart).
+        # Answered like every other refused body (422, documented everywhere); nothing is stored.
+        return problem_response(
+            422,
+            rule="body-unreadable",
+            detail=f"the request body cannot be read: {detail}",
+            request=request,
+            field="body",
+        )
     if exc.status_code == 404 and detail == "Not Found":
         detail = f"there is no resource at {request.url.path}"
     if exc.status_code == 405:
         detail = f"{request.method} is not allowed on {request.url.path}"
+        headers["Allow"] = ", ".join(_allowed_methods(request)) or headers.get("Allow", "")
     return problem_response(
         exc.status_code,
         rule=rules.get(exc.status_code, f"http-{exc.status_code}"),
         detail=detail,
         request=request,
-        headers=dict(exc.headers) if exc.headers else None,
+        headers=headers or None,
     )
 
 
@@ -157,6 +182,50 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected_error)
+    document_problems(app)
+
+
+def document_problems(app: FastAPI) -> None:
+    """The OpenAPI document says what the service answers: every error is a Problem in
+    ``application/problem+json``. (FastAPI would document validation errors as its own
+    ``HTTPValidationError`` and ``responses(model=...)`` as ``application/json``; we send neither.)"""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = generate()
+        for operation in _operations(document):
+            for status, response in operation.get("responses", {}).items():
+                if status.isdigit() and int(status) >= 400:
+                    response["description"] = HTTPStatus(int(status)).phrase
+                    response["content"] = {
+                        PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}
+                    }
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
+        for name, schema in _problem_schemas().items():
+            schemas.setdefault(name, schema)  # FastAPI's rendering where it has one
+        app.openapi_schema = document
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        operation
+        for item in document.get("paths", {}).values()
+        for method, operation in item.items()
+        if method.upper() in OPERATION_METHODS
+    ]
+
+
+def _problem_schemas() -> dict[str, Any]:
+    schema = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    definitions: dict[str, Any] = schema.pop("$defs", {})
+    return {**definitions, "Problem": schema}
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
