@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
@@ -167,6 +168,18 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _out_of_range(request: Request, exc: Exception) -> JSONResponse:
+    """A number the database cannot hold (an id past 2**63 in a path, say): SQLite's driver raises
+    OverflowError, PostgreSQL a DataError. The caller's mistake, and the transaction is rolled back."""
+    log.info("value out of range on %s %s: %s", request.method, request.url.path, exc)
+    return problem_response(
+        422,
+        rule="value-out-of-range",
+        detail="a value in the request is too large or otherwise out of range for the service to store or look up",
+        request=request,
+    )
+
+
 def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem_response(
@@ -181,6 +194,8 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(errors.DomainError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(OverflowError, _out_of_range)
+    app.add_exception_handler(DataError, _out_of_range)
     app.add_exception_handler(Exception, _unexpected_error)
     document_problems(app)
 
