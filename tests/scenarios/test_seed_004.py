@@ -376,6 +376,8 @@ def test_gongzhu_tables_to_plus_minus_1000_top_two_go_on_to_a_final_table(driver
                 assert answer["hands"][-1]["scores"] == hand.scores
             game = driver.call("GET", f"/games/{table['game_id']}")
             assert game["totals"] == played.totals()
+            assert game["over"] and [players[seat] for seat in game["ranking"]] == played.ranking()
+            assert [players[seat] for seat in game["advancing"]] == played.ranking()[:2]
             for side in ("NS", "EW"):
                 driver.call(
                     "POST",
