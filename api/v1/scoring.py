@@ -1,4 +1,5 @@
-"""Scoring at the tables: deals, game ends, penalties, confirmations, corrections; standings, awards.
+"""Scoring at the tables: deals (Gongzhu: hands), game ends, penalties, confirmations, corrections;
+standings, awards.
 
 A game is changed by its scorer token (``Authorization: Bearer <token>`` or ``?token=``, from the
 score sheet's QR code) or by a referee key; forfeits, penalties, corrections and the audit trail
@@ -14,6 +15,7 @@ from fastapi import APIRouter, Body, Header, Query, Response
 from api import problems
 from api.deps import ClockDep, GameActor, RefereeCaller, SessionDep, SettingsDep
 from api.idempotency import IdempotencyDep
+from domain.scoring import hands as hands_service
 from domain.scoring import service as scoring_service
 from domain.scoring.models import (
     AuditOut,
@@ -27,10 +29,14 @@ from domain.scoring.models import (
     FinalResultIn,
     ForfeitIn,
     GameOut,
+    HandEdit,
+    HandIn,
     MatchGameIn,
     PenaltyIn,
     ScorerTokenOut,
     StandingsOut,
+    TableGameOut,
+    TableOrderIn,
     TimeUpIn,
 )
 
@@ -45,11 +51,15 @@ def _etag(response: Response, answer: DealAnswer) -> DealAnswer:
 
 
 @router.get(
-    "/games/{game_id}", response_model=GameOut, summary="A game's state", responses=problems.responses(404)
+    "/games/{game_id}",
+    response_model=GameOut | TableGameOut,
+    summary="A game's state",
+    responses=problems.responses(404),
 )
-def read_game(game_id: int, session: SessionDep) -> GameOut:
-    """Public: seats with names, both sides' levels, who declares next, the deals and the state."""
-    return scoring_service.get_game(session, game_id)
+def read_game(game_id: int, session: SessionDep) -> GameOut | TableGameOut:
+    """Public: seats with names, both sides' levels, who declares next, the deals and the state. A
+    Gongzhu table (`discipline: gongzhu`): its players by seat, hands, running totals and who goes on."""
+    return scoring_service.game_view(session, game_id)
 
 
 @router.post(
@@ -123,6 +133,91 @@ def edit_deal(
         session, game_id, deal_no, edit, if_match=if_match, actor=actor, now=now
     )
     return _etag(response, answer)
+
+
+GONGZHU_HAND = {
+    "first hand": {
+        "value": {
+            "hand_no": 1,
+            "captured": {
+                "N": ["SQ", "H2", "S3", "D4"],
+                "E": ["DJ", "HA", "HK", "HQ", "HJ", "HT", "H9", "H8"],
+                "S": ["CT", "C2", "C3", "C4"],
+                "W": ["H3", "H4", "H5", "H6", "H7", "S2", "D2", "C5"],
+            },
+            "exposed": ["SQ"],
+        }
+    }
+}
+
+
+@router.post(
+    "/games/{game_id}/hands",
+    response_model=TableGameOut,
+    status_code=201,
+    summary="Post the next Gongzhu hand",
+    responses=GAME_WRITE,
+)
+def post_hand(
+    game_id: int,
+    session: SessionDep,
+    actor: GameActor,
+    now: ClockDep,
+    idem: IdempotencyDep,
+    hand: Annotated[HandIn, Body(openapi_examples=GONGZHU_HAND)],
+) -> object:
+    """The table's scorer token or a referee. The rules score the captured cards (seed 004 拱猪 §3–6)
+    and answer the table: every hand, the running totals, the ranking, and once a total reaches
+    ±1000 (§7) the two who go on. Send an Idempotency-Key: a retry answers the first post. The same
+    hand number with different content is a 409 carrying `stored_hand`; a hand after the game is
+    over is a 409 `hand-after-game-over`."""
+    return idem.run(
+        lambda: hands_service.post_hand(session, game_id, hand, actor=actor, now=now), status_code=201
+    )
+
+
+@router.put(
+    "/games/{game_id}/hands/{hand_no}",
+    response_model=TableGameOut,
+    summary="Edit a Gongzhu hand before the result is final",
+    responses=GAME_WRITE,
+)
+def edit_hand(
+    game_id: int,
+    hand_no: int,
+    session: SessionDep,
+    actor: GameActor,
+    now: ClockDep,
+    edit: HandEdit,
+    if_match: Annotated[
+        str | None, Header(alias="If-Match", description='the hand\'s version, e.g. "1"')
+    ] = None,
+) -> TableGameOut:
+    """Carries `If-Match` with the hand's version: a stale edit is refused (409), never applied. The
+    totals change: a referee's order of a tie is dropped and both sides confirm again."""
+    return hands_service.edit_hand(session, game_id, hand_no, edit, if_match=if_match, actor=actor, now=now)
+
+
+@router.post(
+    "/games/{game_id}/table-order",
+    response_model=TableGameOut,
+    summary="Order a Gongzhu tie",
+    responses=GAME_WRITE,
+)
+def order_table(
+    game_id: int,
+    session: SessionDep,
+    actor: GameActor,
+    now: ClockDep,
+    body: Annotated[
+        TableOrderIn,
+        Body(openapi_examples={"lot": {"value": {"ranking": ["E", "N", "S", "W"], "reason": "lot drawn"}}}),
+    ],
+) -> TableGameOut:
+    """Referee only, once the game is over: players level on the total at the cut (`tied_at_cut`)
+    are ordered by the referee (seed 004 四.1 服从裁判的判罚) before the result can be confirmed;
+    only equal totals may swap. The order gives the two who go on, and the places at a final table."""
+    return hands_service.order_table(session, game_id, body, actor=actor, now=now)
 
 
 @router.post("/games/{game_id}/time-up", response_model=GameOut, summary="Time ran out", responses=GAME_WRITE)
@@ -211,7 +306,10 @@ def match_game(
 
 
 @router.post(
-    "/games/{game_id}/confirmations", response_model=GameOut, summary="A side confirms", responses=GAME_WRITE
+    "/games/{game_id}/confirmations",
+    response_model=GameOut | TableGameOut,
+    summary="A side confirms",
+    responses=GAME_WRITE,
 )
 def confirm(
     game_id: int,
@@ -219,8 +317,10 @@ def confirm(
     actor: GameActor,
     now: ClockDep,
     body: Annotated[ConfirmationIn, Body(openapi_examples={"north-south": {"value": {"side": "NS"}}})],
-) -> GameOut:
-    """Scorer or referee; once both sides confirm the ended game, its result is final."""
+) -> GameOut | TableGameOut:
+    """Scorer or referee; once both sides confirm the ended game, its result is final. At a Gongzhu
+    table the N–S and the E–W players confirm; a tie at the cut is ordered by a referee first (409
+    `gongzhu-tie-at-cut`)."""
     return scoring_service.confirm(session, game_id, body, actor=actor, now=now)
 
 

@@ -7,9 +7,10 @@ The readings of the seed's ambiguous sentences are listed in the ``hlju-2016-gon
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 
-from domain.errors import Conflict, InvalidInput
+from domain.errors import Conflict, InvalidInput, RuleViolation
 from domain.rules.cards import ACE, Card, Suit, card_of, parse_card
 from domain.rules.ruleset import RuleSet
 
@@ -174,3 +175,35 @@ def _cut(
         return ranking[:count], ()
     above = tuple(player for player in ranking if totals[player] > boundary)
     return above, tuple(player for player in ranking if totals[player] == boundary)
+
+
+def order_table(standing: GongzhuStanding, ranking: Sequence[int], rules: RuleSet) -> GongzhuStanding:
+    """The referee's order of a finished table: ``ranking`` (player indices, best first) may only
+    reorder players level on the total; the top ``advance_count`` of it advance (拱猪 §7 前两名,
+    seed 004 四.1 服从裁判的判罚)."""
+    if not standing.over:
+        raise Conflict(
+            f"the table is still playing to ±{rules.gongzhu_target}; it is ordered once it is over",
+            rule="gongzhu-game-not-over",
+            field="ranking",
+        )
+    if sorted(ranking) != list(range(PLAYERS)):
+        raise InvalidInput(
+            f"the ranking names each of the {PLAYERS} players once, got {list(ranking)}",
+            rule="gongzhu-ranking-players",
+            field="ranking",
+        )
+    totals = standing.totals
+    for place, (better, worse) in enumerate(pairwise(ranking), start=1):
+        if totals[better] < totals[worse]:
+            raise RuleViolation(
+                f"place {place} has {totals[better]}, below place {place + 1} with {totals[worse]}: "
+                "only players level on the total can be ordered",
+                rule="gongzhu-ranking-totals",
+                field=f"ranking[{place - 1}]",
+            )
+    ranked = tuple(ranking)
+    count = rules.advance_count
+    return replace(
+        standing, ranking=ranked, advancing=ranked[:count] if count is not None else (), tied_at_cut=()
+    )

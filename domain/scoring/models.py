@@ -288,3 +288,77 @@ class DealAnswer(BaseModel):
 
     deal: DealOut
     game: GameOut
+
+
+# --- Gongzhu tables (seed 004 拱猪比赛规则) ----------------------------------------------------
+
+CARDS_EXAMPLE = "cards as SQ, DJ, CT (or C10), H2 … HA"
+
+
+class HandIn(_In):
+    """One Gongzhu hand as the table's form records it: the cards each seat captured, and the
+    specials exposed (亮牌) before play."""
+
+    hand_no: int = Field(ge=1, description="1 for the first hand; hands are numbered without gaps")
+    captured: dict[Seat, list[str]] = Field(
+        description=f"the cards each of N, E, S, W took in its tricks ({CARDS_EXAMPLE}); every scoring "
+        "card is somewhere, no card twice"
+    )
+    exposed: list[str] = Field(
+        default_factory=list, description="exposed specials: SQ, DJ, CT, HA (三张亮过则第四张自动亮出)"
+    )
+
+
+class HandEdit(_In):
+    captured: dict[Seat, list[str]]
+    exposed: list[str] = Field(default_factory=list)
+
+
+class TableOrderIn(_In):
+    """A referee's order of a finished Gongzhu table whose totals tie (seed 004 四.1 服从裁判的判罚)."""
+
+    ranking: list[Seat] = Field(
+        min_length=4, max_length=4, description="the four seats best first; only equal totals may swap"
+    )
+    reason: str = Field(min_length=3, max_length=500, description="how the tie was settled, e.g. 'lot'")
+
+
+class HandOut(BaseModel):
+    hand_no: int
+    captured: dict[Seat, list[str]]
+    exposed: list[str]
+    scores: dict[Seat, int] = Field(description="each seat's score for the hand (拱猪 §3–6)")
+    totals: dict[Seat, int] = Field(description="running totals after this hand")
+    version: int = Field(description="send it back in If-Match to edit this hand")
+
+
+class TablePlayerOut(BaseModel):
+    seat: Seat
+    entry_id: int | None
+    name: str
+
+
+class TableGameOut(BaseModel):
+    """A Gongzhu table game: seats, hands, totals, and once a total reaches ±target, who goes on."""
+
+    discipline: Literal["gongzhu"] = "gongzhu"
+    game_id: int
+    event_id: int
+    round_id: int
+    match_id: int
+    table_no: int | None
+    state: GameState
+    target: int = Field(description="the game ends when a total reaches ±target (拱猪 §7: 1000)")
+    players: list[TablePlayerOut]
+    hands: list[HandOut]
+    totals: dict[Seat, int]
+    over: bool
+    ranking: list[Seat] = Field(description="seats by total, best first (the referee's order on a tie)")
+    advancing: list[Seat] = Field(description="the top two once the game is over (前两名进入下一轮)")
+    tied_at_cut: list[Seat] = Field(
+        description="seats level on the total at the advancing cut: a referee orders them "
+        "(POST /games/{id}/table-order) before the result can be confirmed"
+    )
+    ordered_by_referee: bool
+    confirmed: dict[Side, bool] = Field(description="N–S and E–W players confirm the table's result")
+    version: int

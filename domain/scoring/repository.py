@@ -16,6 +16,7 @@ from storage.tables import (
     Event,
     Game,
     GameResult,
+    GongzhuHand,
     Match,
     MatchEntry,
     Penalty,
@@ -40,6 +41,14 @@ def result_of(session: Session, game_id: int) -> GameResult | None:
 
 def deals_of(session: Session, game_id: int) -> list[Deal]:
     return list(session.exec(select(Deal).where(Deal.game_id == game_id).order_by(col(Deal.deal_no))))
+
+
+def hands_of(session: Session, game_id: int) -> list[GongzhuHand]:
+    return list(
+        session.exec(
+            select(GongzhuHand).where(GongzhuHand.game_id == game_id).order_by(col(GongzhuHand.hand_no))
+        )
+    )
 
 
 def penalties_of(session: Session, game_id: int) -> list[Penalty]:
@@ -208,3 +217,27 @@ def stage_rounds(session: Session, round_: Round) -> Sequence[Round]:
     return list(
         session.exec(select(Round).where(Round.event_id == round_.event_id, Round.stage == round_.stage))
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One Gongzhu table of a stage: its seats and, once scored, its result's state and outcome."""
+
+    round_no: int
+    seats: dict[str, Any]
+    state: str | None
+    outcome: dict[str, Any]
+
+
+def stage_tables(session: Session, event_id: int, stage: str) -> list[TableRow]:
+    rows = session.exec(
+        select(Round.number, Game.seats, GameResult.state, GameResult.outcome)
+        .join(Round, col(Round.id) == Game.round_id)
+        .outerjoin(GameResult, col(GameResult.game_id) == Game.id)
+        .where(col(Game.event_id) == event_id, col(Round.stage) == stage)
+        .order_by(col(Round.number), col(Game.id))
+    )
+    return [
+        TableRow(number, dict(seats or {}), state, dict(outcome or {}))
+        for number, seats, state, outcome in rows
+    ]

@@ -57,6 +57,22 @@ class GameResult:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TableResult:
+    """One table of more than two players ranked by its own totals (Gongzhu, seed 004 拱猪 §7).
+
+    ``ranking`` is best first with any tie already ordered by the referee; ``advancing`` are the
+    players who go on to the next round (none at the final table, whose ranking gives the places).
+    """
+
+    round_no: int
+    ranking: tuple[str, ...]
+    totals: Mapping[str, int]
+    advancing: tuple[str, ...]
+    final_table: bool = False
+    final: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PrizeTier:
     """A prize given to the winners or the losers of one knockout round (seed 003 §十)."""
 
@@ -76,6 +92,7 @@ class EventResults:
 
     entries: tuple[Entry, ...]
     games: tuple[GameResult, ...]
+    tables: tuple[TableResult, ...] = ()
     lots: Mapping[str, int] = field(default_factory=dict)
     bonus_counts: Mapping[str, int] = field(default_factory=dict)
 
@@ -86,6 +103,7 @@ def validate_results(results: EventResults) -> None:
     for game in results.games:
         _validate_game(game, groups)
     _refuse_duplicates(results.games)
+    _validate_tables(results.tables, groups)
     _validate_lots(results.lots, groups)
     for entry_id, count in results.bonus_counts.items():
         _require_known(entry_id, groups, field_name="bonus_counts")
@@ -182,6 +200,33 @@ def _refuse_duplicates(games: tuple[GameResult, ...]) -> None:
                     rule="game-double-booked",
                     field="games",
                 )
+
+
+def _validate_tables(tables: tuple[TableResult, ...], groups: Mapping[str, str | None]) -> None:
+    seated: dict[tuple[int, str], int] = {}
+    for index, table in enumerate(tables):
+        where = f"tables[{index}]"
+        for player in table.ranking:
+            _require_known(player, groups, field_name=where)
+            if seated.setdefault((table.round_no, player), index) != index or table.ranking.count(player) > 1:
+                raise Conflict(
+                    f"round {table.round_no}: {player} is seated twice",
+                    rule="table-double-booked",
+                    field=where,
+                )
+        if set(table.totals) != set(table.ranking) or not set(table.advancing) <= set(table.ranking):
+            raise InvalidInput(
+                f"round {table.round_no}: totals and advancing must name the table's players "
+                f"{sorted(table.ranking)}",
+                rule="table-players",
+                field=where,
+            )
+        if len({groups[player] for player in table.ranking}) > 1:
+            raise InvalidInput(
+                f"round {table.round_no}: a table seats players of different groups",
+                rule="game-group-mismatch",
+                field=where,
+            )
 
 
 def _validate_lots(lots: Mapping[str, int], groups: Mapping[str, str | None]) -> None:

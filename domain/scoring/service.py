@@ -37,7 +37,7 @@ from domain.rules.ruleset import ACE, Discipline, RuleSet
 from domain.rules.timeup import GameStatus
 from domain.rules.tribute import settle_tribute
 from domain.scoring import awards as pure_awards
-from domain.scoring import repository
+from domain.scoring import gongzhu, repository
 from domain.scoring.judge import PenaltyRecord, Verdict, judge, match_verdict
 from domain.scoring.models import (
     AuditOut,
@@ -64,6 +64,7 @@ from domain.scoring.models import (
     StandingOut,
     StandingsMove,
     StandingsOut,
+    TableGameOut,
     TieOut,
     TimeUpIn,
     TributeIn,
@@ -72,7 +73,7 @@ from domain.scoring.results import Entry, EventResults, GameResult, PrizeTier
 from domain.scoring.standings import GroupStandings, compute_standings
 from domain.webhooks import service as webhooks_service
 from domain.webhooks.models import WebhookKind
-from storage.tables import AuditEntry, Deal, Event, Game, Penalty, Round
+from storage.tables import AuditEntry, Deal, Event, Game, GongzhuHand, Penalty, Round
 from storage.tables import GameResult as ResultRow
 
 SIDE_SEATS = {Side.NS: (Seat.N, Seat.S), Side.EW: (Seat.E, Seat.W)}
@@ -191,6 +192,7 @@ class _Game:
     result: ResultRow
     deals: list[Deal]
     penalties: list[Penalty]
+    hands: list[GongzhuHand]
 
     @property
     def game_id(self) -> int:
@@ -205,13 +207,15 @@ def _load(session: Session, game_id: int, *, lock: bool) -> _Game:
     if result is None:
         assert game.id is not None
         result = ResultRow(game_id=game.id, event_id=game.event_id, outcome={}, updated_at=game.created_at)
+    rules = events_service.event_rules(event)
     return _Game(
         game=game,
         event=event,
-        rules=events_service.event_rules(event),
+        rules=rules,
         result=result,
         deals=repository.deals_of(session, game_id),
         penalties=repository.penalties_of(session, game_id),
+        hands=repository.hands_of(session, game_id) if rules.discipline is Discipline.GONGZHU else [],
     )
 
 
@@ -263,16 +267,20 @@ def _settle(session: Session, ctx: _Game, *, now: datetime, clear_confirmations:
     """Re-judge the game from its records, store the verdict and bump the results version."""
     verdict = _verdict(ctx)
     result = ctx.result
-    result.outcome = _snapshot(verdict)
-    result.end_reason = verdict.outcome.reason if verdict.decided else None
-    result.winner_side = verdict.outcome.winner.value if verdict.outcome.winner else None
+    decided = verdict.decided
+    if ctx.rules.discipline is Discipline.GONGZHU:
+        decided = gongzhu.record_outcome(result, ctx.hands, ctx.rules)
+    else:
+        result.outcome = _snapshot(verdict)
+        result.end_reason = verdict.outcome.reason if verdict.decided else None
+        result.winner_side = verdict.outcome.winner.value if verdict.outcome.winner else None
     if clear_confirmations and result.final_at is None:
         # what a side confirmed has changed: it confirms again (seed 000 §九.4)
         result.confirmed_a_at = result.confirmed_b_at = None
     if result.final_at is not None:
         result.state = GameState.FINAL.value
     else:
-        result.state = (GameState.ENDED if verdict.decided else GameState.IN_PLAY).value
+        result.state = (GameState.ENDED if decided else GameState.IN_PLAY).value
     result.version += 1
     result.updated_at = now
     repository.add(session, result)
@@ -424,10 +432,22 @@ def _game_out(session: Session, ctx: _Game, verdict: Verdict) -> GameOut:
     )
 
 
+def _view(session: Session, ctx: _Game, verdict: Verdict) -> GameOut | TableGameOut:
+    if ctx.rules.discipline is Discipline.GONGZHU:
+        return gongzhu.table_out(ctx.game, ctx.result, ctx.hands, ctx.rules)
+    return _game_out(session, ctx, verdict)
+
+
 def get_game(session: Session, game_id: int) -> GameOut:
     """The public view of a game: seats with names, levels, declarer, deals, state."""
     ctx = _load(session, game_id, lock=False)
     return _game_out(session, ctx, _verdict(ctx))
+
+
+def game_view(session: Session, game_id: int) -> GameOut | TableGameOut:
+    """``get_game``, or a Gongzhu table's hands and totals."""
+    ctx = _load(session, game_id, lock=False)
+    return _view(session, ctx, _verdict(ctx))
 
 
 # --- posting and editing deals --------------------------------------------------------------
@@ -802,7 +822,7 @@ def record_match_game(
 
 def confirm(
     session: Session, game_id: int, posted: ConfirmationIn, *, actor: Actor, now: datetime
-) -> GameOut:
+) -> GameOut | TableGameOut:
     """One side confirms the ended game; once both have, the result is final (seed 000 §九.4)."""
     ctx = _load(session, game_id, lock=True)
     if ctx.result.state == GameState.IN_PLAY.value or not ctx.result.outcome:
@@ -811,6 +831,8 @@ def confirm(
             rule="game-not-ended",
         )
     result = ctx.result
+    if ctx.rules.discipline is Discipline.GONGZHU:
+        gongzhu.require_no_tie_at_cut(game_id, result)
     if posted.side is Side.NS:
         result.confirmed_a_at = result.confirmed_a_at or now
     else:
@@ -830,7 +852,7 @@ def confirm(
         before=None,
         after={"side": posted.side.value, "final": result.final_at is not None},
     )
-    return _game_out(session, ctx, verdict)
+    return _view(session, ctx, verdict)
 
 
 # --- announcements (webhooks, queued in the same transaction) ----------------------------------
@@ -848,7 +870,7 @@ def _announce_final(session: Session, ctx: _Game, verdict: Verdict, *, now: date
             "match_id": ctx.game.match_id,
             "table_no": ctx.game.table_no,
             "winner": ctx.result.winner_side,
-            "reason": verdict.outcome.reason,
+            "reason": ctx.result.end_reason,
             "points": ctx.result.outcome.get("points", {}),
             "version": ctx.result.version,
         },
@@ -1034,7 +1056,9 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
     )
     games: list[GameResult] = []
     guandan = rules.discipline is Discipline.GUANDAN
-    for row in repository.stage_games(session, event.id, stage) if stage else []:
+    # a Gongzhu table seats four: it is a table result, not a game between two sides
+    tabled = rules.discipline is Discipline.GONGZHU
+    for row in repository.stage_games(session, event.id, stage) if stage and not tabled else []:
         pair = by_match.get(row.match_id, {})
         if row.state is None or Side.NS not in pair or Side.EW not in pair:
             continue
@@ -1073,7 +1097,15 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
         if config.dean_bonus_per_member
         else {}
     )
-    return EventResults(entries=pure_entries, games=tuple(games), bonus_counts=bonus)
+    tables = (
+        gongzhu.table_results(
+            repository.stage_tables(session, event.id, stage),
+            bye_rounds={round_no for round_no, _, _ in byes},
+        )
+        if stage and tabled
+        else ()
+    )
+    return EventResults(entries=pure_entries, games=tuple(games), tables=tables, bonus_counts=bonus)
 
 
 def _deans_playing(

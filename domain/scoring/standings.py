@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from domain.errors import InvalidInput
-from domain.scoring.results import Entry, EventResults, GameResult, PrizeTier, validate_results
+from domain.scoring.results import Entry, EventResults, GameResult, PrizeTier, TableResult, validate_results
 from domain.scoring.tiebreaks import (
     HEAD_TO_HEAD,
     LOT,
@@ -24,6 +24,7 @@ from domain.scoring.tiebreaks import (
     WINS,
     Ordering,
     Separation,
+    final_table_places,
     order_entries,
     resolve_chain,
     round_reached,
@@ -136,6 +137,7 @@ def compute_standings(
     chosen = replace(scheme_named(scheme), match_points=match_points)
     full_chain = resolve_chain(chosen.leading, chain)
     counted = tuple(game for game in results.games if provisional or game.final)
+    counted_tables = tuple(table for table in results.tables if provisional or table.final)
     members: dict[str | None, list[Entry]] = defaultdict(list)
     for entry in results.entries:
         members[entry.group].append(entry)
@@ -144,11 +146,13 @@ def compute_standings(
         entries = members[group]
         ids = {entry.entry_id for entry in entries}
         games = tuple(game for game in counted if game.side_one in ids)
+        seated = tuple(table for table in counted_tables if table.ranking[0] in ids)
         tables.append(
             _rank_group(
                 group,
                 entries,
                 games,
+                seated,
                 results=results,
                 scheme=chosen,
                 chain=full_chain,
@@ -195,6 +199,7 @@ def _margin(game: GameResult, scheme: Scheme) -> int:
 def _tally(
     entries: Sequence[Entry],
     games: Sequence[GameResult],
+    tables: Sequence[TableResult],
     *,
     scheme: Scheme,
     bonus_counts: Mapping[str, int],
@@ -241,6 +246,17 @@ def _tally(
                 # a team meets its opponent in five pair games but counts it once (Buchholz)
                 tally.opponents[side].add((game.round_no, game.bracket, opponent))
                 tally.mutual[side].append((opponent, own_points))
+    # every table is a new game from 0 (seed 004 拱猪 §7 每局…为一局): a player's points are its
+    # total at the last table it played, not a sum over rounds
+    for table in sorted(tables, key=lambda table: table.round_no):
+        for player in table.ranking:
+            tally.points[player] = tally.bonus[player] + table.totals[player]
+            tally.games[player] += 1
+            tally.provisional_games[player] += 0 if table.final else 1
+            if player in table.advancing:
+                tally.wins[player] += 1
+            elif not table.final_table:
+                tally.losses[player] += 1
     return tally
 
 
@@ -249,6 +265,7 @@ def _criterion_values(
     chain: Sequence[str],
     *,
     games: Sequence[GameResult],
+    tables: Sequence[TableResult],
     lots: Mapping[str, int],
     tiers: Sequence[PrizeTier],
 ) -> dict[str, Mapping[str, int]]:
@@ -261,12 +278,18 @@ def _criterion_values(
     if LOT in chain:
         values[LOT] = {entry_id: lot for entry_id, lot in lots.items() if entry_id in tally.points}
     if PLACEMENT in chain:
+        # an event places by prize tiers (knockout pairs) or by its final table (Gongzhu)
         placed = tier_index(games, tiers)
+        at_final = final_table_places(tables)
+        size = max(at_final.values(), default=0)
         values[PLACEMENT] = {
-            entry_id: len(tiers) - placed.get(entry_id, len(tiers)) for entry_id in tally.points
+            entry_id: len(tiers)
+            - placed.get(entry_id, len(tiers))
+            + (size + 1 - at_final[entry_id] if entry_id in at_final else 0)
+            for entry_id in tally.points
         }
     if ROUND_REACHED in chain:
-        reached = round_reached(games)
+        reached = round_reached(games, tables)
         values[ROUND_REACHED] = {entry_id: reached.get(entry_id, 0) for entry_id in tally.points}
     return values
 
@@ -275,6 +298,7 @@ def _rank_group(
     group: str | None,
     entries: Sequence[Entry],
     games: Sequence[GameResult],
+    tables: Sequence[TableResult],
     *,
     results: EventResults,
     scheme: Scheme,
@@ -286,11 +310,12 @@ def _rank_group(
     tally = _tally(
         entries,
         games,
+        tables,
         scheme=scheme,
         bonus_counts=results.bonus_counts,
         bonus_cap=bonus_cap,
     )
-    values = _criterion_values(tally, chain, games=games, lots=results.lots, tiers=tiers)
+    values = _criterion_values(tally, chain, games=games, tables=tables, lots=results.lots, tiers=tiers)
 
     def head_to_head(block: Sequence[str]) -> Mapping[str, int]:
         inside = set(block)

@@ -11,7 +11,8 @@ shared the first figure with others, the criterion that finally separated it (or
 - head_to_head: the scheme's points in the games among exactly the tied entries;
 - opponents_score: Σ points of every opponent met, once per round (Buchholz);
 - lot: the drawn lot number, lot 1 first;
-- placement / round_reached: knockout prize tier, then the main-draw round reached.
+- placement / round_reached: knockout prize tier or place at the final table (Gongzhu), then
+  the main-draw round reached (a table's advancing players reach the next round).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from domain.errors import Conflict, InvalidInput
-from domain.scoring.results import MAIN_BRACKET, GameResult, PrizeTier
+from domain.scoring.results import MAIN_BRACKET, GameResult, PrizeTier, TableResult
 
 POINTS = "points"
 WINS = "wins"
@@ -111,16 +112,32 @@ def tier_index(games: Iterable[GameResult], tiers: Sequence[PrizeTier]) -> dict[
     return placed
 
 
-def round_reached(games: Iterable[GameResult]) -> dict[str, int]:
-    """The main-draw round each entry has reached: the last round it played, one more if it won it."""
+def final_table_places(tables: Iterable[TableResult]) -> dict[str, int]:
+    """Each final-table player's place, 1 first (seed 004 三: 名次 1–4 from the last table)."""
+    return {
+        player: place
+        for table in tables
+        if table.final_table
+        for place, player in enumerate(table.ranking, start=1)
+    }
+
+
+def round_reached(games: Iterable[GameResult], tables: Iterable[TableResult] = ()) -> dict[str, int]:
+    """The main-draw round each entry has reached: the last round it played, one more if it won it
+    (at a table: if it advanced)."""
     reached: dict[str, int] = {}
-    for game in games:
-        if game.bracket != MAIN_BRACKET:
-            continue
-        for side in (game.side_one, game.side_two):
-            if side is not None:
-                mark = game.round_no + (1 if game.winner == side else 0)
-                reached[side] = max(reached.get(side, 0), mark)
+    played = [
+        (game.round_no, side, game.winner == side)
+        for game in games
+        if game.bracket == MAIN_BRACKET
+        for side in (game.side_one, game.side_two)
+        if side is not None
+    ]
+    played += [
+        (table.round_no, player, player in table.advancing) for table in tables for player in table.ranking
+    ]
+    for round_no, entry_id, went_on in played:
+        reached[entry_id] = max(reached.get(entry_id, 0), round_no + (1 if went_on else 0))
     return reached
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from domain.errors import Conflict, InvalidInput
+from domain.errors import Conflict, InvalidInput, RuleViolation
 from domain.rules.cards import Card, parse_card
 from domain.rules.gongzhu import (
     HEART_ACE,
@@ -17,6 +17,7 @@ from domain.rules.gongzhu import (
     TRANSFORMER,
     exposed_cards,
     gongzhu_game,
+    order_table,
     player_score,
     score_hand,
 )
@@ -193,3 +194,30 @@ def test_a_hand_scores_four_players() -> None:
     with pytest.raises(InvalidInput) as error:
         gongzhu_game([(0, 0, 0)], preset("hlju-2016-gongzhu"))
     assert error.value.field == "hands[0]"
+
+
+def test_the_referee_orders_a_tie_at_the_cut() -> None:
+    rules = preset("hlju-2016-gongzhu")
+    tied = gongzhu_game([(1000, 500, 500, -500)], rules)
+    assert (tied.advancing, tied.tied_at_cut) == ((0,), (1, 2))
+    ordered = order_table(tied, (0, 2, 1, 3), rules)
+    assert (ordered.ranking, ordered.advancing, ordered.tied_at_cut) == ((0, 2, 1, 3), (0, 2), ())
+    assert ordered.totals == tied.totals
+
+
+@pytest.mark.parametrize(
+    ("ranking", "rule"),
+    [((0, 3, 1, 2), "gongzhu-ranking-totals"), ((0, 1, 1, 3), "gongzhu-ranking-players")],
+)
+def test_an_order_only_swaps_equal_totals(ranking: tuple[int, ...], rule: str) -> None:
+    rules = preset("hlju-2016-gongzhu")
+    with pytest.raises((InvalidInput, RuleViolation)) as error:
+        order_table(gongzhu_game([(1000, 500, 500, -500)], rules), ranking, rules)
+    assert error.value.rule == rule  # type: ignore[union-attr]
+
+
+def test_a_table_still_playing_is_not_ordered() -> None:
+    rules = preset("hlju-2016-gongzhu")
+    with pytest.raises(Conflict) as error:
+        order_table(gongzhu_game([(100, 0, 0, -100)], rules), (0, 1, 2, 3), rules)
+    assert error.value.rule == "gongzhu-game-not-over"
