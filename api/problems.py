@@ -211,6 +211,8 @@ def document_problems(app: FastAPI) -> None:
             return app.openapi_schema
         document = generate()
         for operation in _operations(document):
+            if "requestBody" in operation:  # BodyLimitMiddleware refuses any body over the limit
+                operation.setdefault("responses", {}).setdefault("413", {})
             for status, response in operation.get("responses", {}).items():
                 if status.isdigit() and int(status) >= 400:
                     response["description"] = HTTPStatus(int(status)).phrase

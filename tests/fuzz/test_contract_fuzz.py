@@ -71,8 +71,8 @@ STAGE_ETAG = (
     "builds embeds the stage verbatim and Starlette cannot encode it as a header (UnicodeEncodeError "
     "at api/v1/scoring.py standings); the ETag should hash the stage, or an unknown stage be a 404/422"
 )
-KNOWN_BUGS = {"GET /api/v1/events/{event_id}/standings": STAGE_ETAG}
 
+OVERLAPPING = frozenset({"POST /api/v1/branches/bulk", "POST /api/v1/members/bulk"})
 LAX_TYPES = frozenset(
     {
         "PUT /api/v1/branches/{code}",
@@ -110,20 +110,20 @@ def errors_are_problems(ctx: Any, response: Any, case: Any) -> bool | None:
     derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
-def test_every_operation_keeps_its_contract(
-    case: Any, world_app: FastAPI, world: World, request: pytest.FixtureRequest
-) -> None:
-    if case.operation.label in KNOWN_BUGS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[case.operation.label]))
+def test_every_operation_keeps_its_contract(case: Any, world_app: FastAPI, world: World) -> None:
+    stage = (case.query or {}).get("stage")
+    if isinstance(stage, str) and not stage.isascii():
+        # known bug, xfailed in tests/badinput (test_a_stage_name_in_cjk_is_not_a_500): STAGE_ETAG
+        case.query["stage"] = stage.encode("ascii", "replace").decode()
     current.app = world_app
     _aim_at_world(case, world)
     excluded = [
         # valid-looking data may name a row that does not exist or a transition that is not due
         openapi_checks.positive_data_acceptance,
-        # `/branches/bulk` also matches `PUT /branches/{code}`, so a 405 there truly allows PUT;
-        # the 405 and its Allow header are tested in tests/badinput
-        openapi_checks.unsupported_method,
     ]
+    if case.operation.label in OVERLAPPING:
+        # `/branches/bulk` is also `PUT /branches/{code}` with code "bulk": its 405 truly allows PUT
+        excluded.append(openapi_checks.allow_header_conformance)
     if case.operation.label in LAX_TYPES:
         # known: the body's wrong types are coerced, see tests/badinput/test_wrong_types.py (xfail)
         excluded.append(openapi_checks.negative_data_rejection)
