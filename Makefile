@@ -38,7 +38,7 @@ unit: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-dev  ## run every benchmark in bench/ and print the figures
-	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/bench_*.py; do echo "== $$script"; PYTHONPATH=. $(BIN)/python $$script || exit 1; done
 
 openapi: $(VENV)/.installed-dev  ## rewrite openapi.md from the app and its prose
 	$(BIN)/zhisai openapi --output openapi.md
