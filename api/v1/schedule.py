@@ -6,7 +6,8 @@ revealed seed) and the published rounds — names and branches, never phone numb
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import HTMLResponse
@@ -20,6 +21,7 @@ from domain.schedule import service
 from domain.schedule.models import (
     CheckInIn,
     CheckInOut,
+    DrawIn,
     DrawOut,
     FinishIn,
     GenerateIn,
@@ -27,46 +29,95 @@ from domain.schedule.models import (
     PhysicalDrawIn,
     RoundOut,
     RoundSummary,
+    Stage,
     SwapIn,
 )
+from domain.scoring import service as scoring_service
 
 router = APIRouter(tags=["draws and rounds"])
 
 OrganiserCaller = Annotated[Caller, Depends(require(Role.union, Role.referee))]
 Id = Annotated[int, Path(ge=1)]
 RoundNumber = Annotated[int, Path(ge=1, le=50)]
+# Each draw and round action is served at /events/{id}/… (the main stage, or ?stage=) and at
+# /events/{id}/stages/{stage}/… (seed 004 §三.1: the final round robin has its own draw and rounds).
+STAGED = "/events/{event_id}/stages/{stage}"
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 
 
-@router.post(
-    "/events/{event_id}/draw/commitment",
+def _staged(method: str, path: str, **route: Any) -> Callable[[Endpoint], Endpoint]:
+    """Serves the endpoint at ``/events/{event_id}{path}`` and at ``{STAGED}{path}``."""
+
+    def both(endpoint: Endpoint) -> Endpoint:
+        for prefix in ("/events/{event_id}", STAGED):
+            router.add_api_route(prefix + path, endpoint, methods=[method], **route)
+        return endpoint
+
+    return both
+
+
+@_staged(
+    "POST",
+    "/draw/commitment",
     response_model=DrawOut,
     status_code=201,
-    summary="Commit to a draw (publish the seed's SHA-256)",
+    summary="Commit to a stage's draw (publish the seed's SHA-256)",
     responses=responses(401, 403, 404, 409, 422),
 )
 def post_commitment(
-    event_id: Id, session: SessionDep, caller: OrganiserCaller, idem: IdempotencyDep, now: ClockDep
+    event_id: Id,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    idem: IdempotencyDep,
+    now: ClockDep,
+    stage: Stage = Stage.MAIN,
 ) -> Any:
     """Creates a fresh secret seed and publishes its SHA-256 before the draw; asking again answers
-    the same commitment. The event must be registration_closed; a round count the format cannot
-    pair without a rematch is refused here (422), not on the day. Role: union or referee."""
-    return idem.run(lambda: service.commit_draw(session, event_id, caller=caller, now=now), status_code=201)
+    the same commitment. The main draw needs the event registration_closed; a round count the
+    format cannot pair without a rematch is refused here (422), not on the day. The final stage's
+    draw (a round robin with advance_per_group) is committed while the event runs. Role: union or
+    referee."""
+    return idem.run(
+        lambda: service.commit_draw(session, event_id, stage=stage, caller=caller, now=now), status_code=201
+    )
 
 
-@router.post(
-    "/events/{event_id}/draw",
+@_staged(
+    "POST",
+    "/draw",
     response_model=DrawOut,
     status_code=201,
-    summary="Run the committed draw and reveal its seed",
+    summary="Run a stage's committed draw and reveal its seed",
     responses=responses(401, 403, 404, 409, 422),
 )
 def post_draw(
-    event_id: Id, session: SessionDep, caller: OrganiserCaller, idem: IdempotencyDep, now: ClockDep
+    event_id: Id,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    idem: IdempotencyDep,
+    now: ClockDep,
+    stage: Stage = Stage.MAIN,
+    data: Annotated[DrawIn | None, Body()] = None,
 ) -> Any:
-    """Draws with the committed seed over the sorted confirmed entry ids (groups A/B, bracket
-    slots, round-robin groups and numbers, Swiss round-1 tables, Gongzhu tables), reveals the seed
-    and moves the event to drawn. Role: union or referee."""
-    return idem.run(lambda: service.run_draw(session, event_id, caller=caller, now=now), status_code=201)
+    """The main draw: the committed seed over the sorted confirmed entry ids (groups A/B, bracket
+    slots, round-robin groups and numbers, Swiss round-1 tables, Gongzhu tables); the event moves
+    to drawn. The final draw (seed 004 §三.1): once the last group round is finished, the top
+    ``advance_per_group`` of each group by the group standings, numbered by the new seed
+    (``draw_order`` of their ids); while a group result is not final it answers 409
+    `results-not-final` listing the games, unless a referee overrides with a reason (logged in the
+    draw's result). The seed is revealed. Role: union or referee."""
+    return idem.run(
+        lambda: service.run_draw(
+            session,
+            event_id,
+            data,
+            stage=stage,
+            ranking=scoring_service.stage_ranking,
+            caller=caller,
+            now=now,
+        ),
+        status_code=201,
+    )
 
 
 @router.post(
@@ -107,20 +158,22 @@ def post_physical_draw(
     )
 
 
-@router.get(
-    "/events/{event_id}/draw",
+@_staged(
+    "GET",
+    "/draw",
     response_model=DrawOut,
-    summary="The draw: commitment, revealed seed, algorithm, entries and result",
-    responses=responses(404),
+    summary="A stage's draw: commitment, revealed seed, algorithm, entries and result",
+    responses=responses(404, 422),
 )
-def get_draw(event_id: Id, session: SessionDep) -> DrawOut:
+def get_draw(event_id: Id, session: SessionDep, stage: Stage = Stage.MAIN) -> DrawOut:
     """Public. Rerun ``algorithm_version`` with ``seed`` over ``entry_ids`` (as decimal strings)
     to check ``result``; the seed is null until the draw has run."""
-    return service.get_draw(session, event_id)
+    return service.get_draw(session, event_id, stage=stage)
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/generate",
+@_staged(
+    "POST",
+    "/rounds/{number}/generate",
     response_model=RoundOut,
     summary="Generate (or regenerate) a round's pairing",
     responses=responses(401, 403, 404, 409, 422),
@@ -143,12 +196,13 @@ def post_generate(
             }
         ),
     ] = GenerateIn(),
+    stage: Stage = Stage.MAIN,
 ) -> RoundOut:
     """Pairs round ``number`` by the event's format and reports what each constraint cost (byes,
     rematches avoided, same-branch meetings and why). A Swiss, knockout or Gongzhu round waits for
     every result of the round before to be final (409 results-not-final) unless a referee
     overrides with a reason. A published round answers 409 pairing-published. Role: union or referee."""
-    return service.generate_round(session, event_id, number, body, caller=caller, now=now)
+    return service.generate_round(session, event_id, number, body, stage=stage, caller=caller, now=now)
 
 
 @router.post(
@@ -180,36 +234,49 @@ def post_swap(
     return service.swap_entries(session, event_id, number, body, caller=caller, now=now)
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/publish",
+@_staged(
+    "POST",
+    "/rounds/{number}/publish",
     response_model=RoundOut,
     summary="Publish a round's pairing",
-    responses=responses(401, 403, 404, 409),
+    responses=responses(401, 403, 404, 409, 422),
 )
 def post_publish(
-    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+    event_id: Id,
+    number: RoundNumber,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    now: ClockDep,
+    stage: Stage = Stage.MAIN,
 ) -> RoundOut:
     """Fixes the pairing for good (seed 000 附件 十.4) and issues every game's scorer-token nonce.
     Role: union or referee."""
-    return service.publish_round(session, event_id, number, caller=caller, now=now)
+    return service.publish_round(session, event_id, number, stage=stage, caller=caller, now=now)
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/start",
+@_staged(
+    "POST",
+    "/rounds/{number}/start",
     response_model=RoundOut,
     summary="Start a published round",
-    responses=responses(401, 403, 404, 409),
+    responses=responses(401, 403, 404, 409, 422),
 )
 def post_start(
-    event_id: Id, number: RoundNumber, session: SessionDep, caller: OrganiserCaller, now: ClockDep
+    event_id: Id,
+    number: RoundNumber,
+    session: SessionDep,
+    caller: OrganiserCaller,
+    now: ClockDep,
+    stage: Stage = Stage.MAIN,
 ) -> RoundOut:
     """Locks the teams' lineups and seats the named players; the event's first start sets it
     running. Role: union or referee."""
-    return service.start_round(session, event_id, number, caller=caller, now=now)
+    return service.start_round(session, event_id, number, stage=stage, caller=caller, now=now)
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/finish",
+@_staged(
+    "POST",
+    "/rounds/{number}/finish",
     response_model=RoundOut,
     summary="Finish a started round",
     responses=responses(401, 403, 404, 409, 422),
@@ -221,11 +288,15 @@ def post_finish(
     caller: OrganiserCaller,
     now: ClockDep,
     data: Annotated[FinishIn | None, Body()] = None,
+    stage: Stage = Stage.MAIN,
 ) -> RoundOut:
     """Every game of the round must be final (both sides confirmed); otherwise 409
     `results-not-final` lists them, unless a referee overrides with a reason (logged in the
-    report). Role: union or referee."""
-    return service.finish_round(session, event_id, number, data or FinishIn(), caller=caller, now=now)
+    report). Finishing the last round of the last stage with every result of the event final
+    moves the event to finished (its awards are then final). Role: union or referee."""
+    return service.finish_round(
+        session, event_id, number, data or FinishIn(), stage=stage, caller=caller, now=now
+    )
 
 
 @router.get(

@@ -14,10 +14,13 @@ from storage.tables import (
     Entry,
     EntryMember,
     Event,
+    Game,
+    GameResult,
     Lineup,
     LineupPair,
     Member,
     Registration,
+    Round,
 )
 
 # Keeps IN lists well below SQLite's and PostgreSQL's bound-parameter limits.
@@ -129,6 +132,22 @@ def bump_results_version(session: Session, event_id: int) -> int | None:
 def entry_counts_by_status(session: Session, event_id: int) -> dict[str, int]:
     query = select(Entry.status, func.count()).where(Entry.event_id == event_id).group_by(Entry.status)
     return {status: int(count) for status, count in session.exec(query)}
+
+
+def rounds_and_open_games(session: Session, event_id: int) -> tuple[list[Round], list[int]]:
+    """The event's rounds, and its games whose result is not final (the guard of finished)."""
+    rounds = list(
+        session.exec(
+            select(Round).where(Round.event_id == event_id).order_by(col(Round.stage), col(Round.number))
+        )
+    )
+    open_games = session.exec(
+        select(Game.id)
+        .join(GameResult, col(GameResult.game_id) == Game.id, isouter=True)
+        .where(Game.event_id == event_id, func.coalesce(GameResult.state, "") != "final")
+        .order_by(col(Game.id))
+    )
+    return rounds, [game_id for game_id in open_games if game_id is not None]
 
 
 # Entries and rosters

@@ -48,7 +48,7 @@ from domain.events.schemas import (
     RegistrationOut,
     RosterOut,
 )
-from domain.events.states import EventFacts, check_transition
+from domain.events.states import EventFacts, PlayLeft, check_transition
 from domain.rules.ruleset import RuleSet, preset, with_overrides
 from domain.webhooks import service as webhooks_service
 from domain.webhooks.models import WebhookKind
@@ -288,6 +288,7 @@ def transition(
         window_ends_in_future=closes is not None and closes > moment,
         entries_awaiting_decision=counts.get(EntryStatus.SUBMITTED, 0),
         confirmed_entries=counts.get(EntryStatus.CONFIRMED, 0),
+        play=_play_left(session, event.id),
     )
     current = EventState(event.state)
     check_transition(current, to_state, facts)
@@ -298,6 +299,26 @@ def transition(
     session.flush()
     log.info("event %s: %s -> %s by %s", event.id, current.value, to_state.value, actor)
     return event
+
+
+def _play_left(session: Session, event_id: int) -> PlayLeft:
+    """The schedule marks the round that ends the event's last stage in its report (ends_event)."""
+    rounds, open_games = repository.rounds_and_open_games(session, event_id)
+    return PlayLeft(
+        last_round_generated=any((r.report or {}).get("ends_event") for r in rounds),
+        rounds_not_finished=tuple(f"{r.stage} {r.number}" for r in rounds if r.state != "finished"),
+        games_not_final=tuple(open_games),
+    )
+
+
+def finish_when_over(session: Session, event: Event, *, actor: str, now: datetime) -> bool:
+    """Finishes a running event whose play is over (the schedule calls it when the last round
+    ends); answers whether it did."""
+    assert event.id is not None
+    if event.state != EventState.RUNNING.value or not _play_left(session, event.id).over:
+        return False
+    transition(session, event, EventState.FINISHED, actor=actor, now=now)
+    return True
 
 
 def change_state(

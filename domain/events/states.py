@@ -22,6 +22,21 @@ NEXT: dict[EventState, tuple[EventState, ...]] = {
 
 
 @dataclass(frozen=True)
+class PlayLeft:
+    """What still stands between a running event and its end."""
+
+    last_round_generated: bool
+    """a round marked as the last of the event's last stage exists"""
+    rounds_not_finished: tuple[str, ...]
+    """"stage number" of every round not finished"""
+    games_not_final: tuple[int, ...]
+
+    @property
+    def over(self) -> bool:
+        return self.last_round_generated and not self.rounds_not_finished and not self.games_not_final
+
+
+@dataclass(frozen=True)
 class EventFacts:
     """What the guards look at, gathered by the service."""
 
@@ -29,6 +44,7 @@ class EventFacts:
     window_ends_in_future: bool
     entries_awaiting_decision: int
     confirmed_entries: int
+    play: PlayLeft
 
 
 def check_transition(current: EventState, target: EventState, facts: EventFacts) -> None:
@@ -63,3 +79,17 @@ def check_transition(current: EventState, target: EventState, facts: EventFacts)
                 rule="too-few-entries",
                 extra={"confirmed": facts.confirmed_entries},
             )
+    if target is EventState.FINISHED and not facts.play.over:
+        play = facts.play
+        raise Conflict(
+            "the event ends when the last round of its last stage is played and every result is final: "
+            f"last round generated: {'yes' if play.last_round_generated else 'no'}; "
+            f"{len(play.rounds_not_finished)} round(s) not finished ({', '.join(play.rounds_not_finished) or 'none'}); "
+            f"{len(play.games_not_final)} game result(s) not final",
+            rule="play-not-over",
+            field="to_state",
+            extra={
+                "rounds_not_finished": list(play.rounds_not_finished),
+                "games_not_final": list(play.games_not_final),
+            },
+        )

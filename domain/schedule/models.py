@@ -22,6 +22,14 @@ class RoundState(StrEnum):
     FINISHED = "finished"
 
 
+class Stage(StrEnum):
+    """main: the event's draw and rounds; final: the round robin of the top of each group
+    (seed 004 §三.1 第二阶段单循环决定名次), numbered by a draw of its own."""
+
+    MAIN = "main"
+    FINAL = "final"
+
+
 class DrawMethod(StrEnum):
     COMPUTER = "computer"
     PHYSICAL = "physical"
@@ -100,6 +108,10 @@ class OverrideIn(_In):
         "round's report with the reason).",
     )
     reason: str = Field(default="", max_length=500)
+
+
+class DrawIn(OverrideIn):
+    """Run a committed draw; the final stage's waits for every group result to be final."""
 
 
 class GenerateIn(OverrideIn):

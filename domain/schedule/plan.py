@@ -15,6 +15,7 @@ from domain.errors import Conflict, RuleViolation
 from domain.events.models import ConfirmedEntry, EventConfig, LineupValue, RosterMember
 from domain.schedule import draw, gongzhu_tables, knockout, rotation, roundrobin, swiss
 from domain.schedule.entrants import Entrant, Group, SeatAssignment, SharedBranch
+from domain.schedule.models import Stage
 
 TEAM_ROTATION = "team_rotation"
 SWISS = "swiss"
@@ -57,6 +58,14 @@ def group_names(kind: str, config: EventConfig) -> tuple[str, ...]:
     if kind == ROUND_ROBIN:
         return tuple(config.groups) or SINGLE_GROUP
     return tuple(config.groups)
+
+
+def stages(kind: str, config: EventConfig) -> tuple[Stage, ...]:
+    """The event's stages in order: a round robin that sends the top of each group on plays a
+    final round robin (seed 004 §三.1 第二阶段单循环决定名次); every other format plays one."""
+    if kind == ROUND_ROBIN and config.advance_per_group is not None:
+        return (Stage.MAIN, Stage.FINAL)
+    return (Stage.MAIN,)
 
 
 def check_format(kind: str, n_entries: int, config: EventConfig) -> None:
@@ -272,6 +281,8 @@ class PlannedMatch:
 class PlannedRound:
     matches: tuple[PlannedMatch, ...]
     report: dict[str, Any]
+    last: bool = False
+    """The stage's last round: the Berger tables', the bracket's, the rule set's count, the final table."""
 
 
 def _byes(entries: Sequence[int], *, first_no: int, group: str | None = None) -> list[PlannedMatch]:
@@ -328,6 +339,7 @@ def rotation_round(
             "(seed 000 §八.2), so no two teams meet twice",
             "same_branch": _same_branch_meetings(matches, seater),
         },
+        last=number >= schedule.blocks,
     )
 
 
@@ -391,6 +403,7 @@ def knockout_round(
     matches: list[PlannedMatch] = []
     byes: list[int] = []
     table_no = 0
+    last = True
     for bracket in result["brackets"]:
         group = bracket["group"]
         slots = [str(s) if s is not None else None for s in bracket["slots"]]
@@ -403,6 +416,7 @@ def knockout_round(
                 rule="unknown-round",
                 field="number",
             )
+        last = last and number == len(rounds)
         for m in rounds[number - 1].matches:
             if m.bye:
                 present = m.top or m.bottom
@@ -440,6 +454,7 @@ def knockout_round(
             "reason": "the bracket as drawn: seeds by the standard order, byes to the top ranks, "
             "one branch's entries in different quarters where possible",
         },
+        last=last,
     )
 
 
@@ -448,8 +463,10 @@ def round_robin_round(result: Mapping[str, Any], number: int, *, games: int, sea
     matches: list[PlannedMatch] = []
     byes: list[int] = []
     table_no = 0
+    longest = 0
     for name, members in result["groups"].items():
         schedule = roundrobin.round_robin(Group(name, tuple(str(m) for m in members)), games=games)
+        longest = max(longest, len(schedule.rounds))
         if number > len(schedule.rounds):
             continue
         played = schedule.rounds[number - 1]
@@ -482,6 +499,7 @@ def round_robin_round(result: Mapping[str, Any], number: int, *, games: int, sea
     return PlannedRound(
         tuple(matches),
         {"byes": byes, "same_branch": _same_branch_meetings(matches, seater), "reason": "FIDE Berger tables"},
+        last=number == longest,
     )
 
 
@@ -507,6 +525,7 @@ def gongzhu_plan(played: gongzhu_tables.GongzhuRound, *, seater: Seater) -> Plan
             "reason": "tables of four by lot, one department's players at different tables where possible; "
             "byes (count mod 4) to the last drawn who have had none",
         },
+        last=played.final,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import ColumnElement, delete
 from sqlmodel import Session, col, select
 
 from storage.tables import CheckIn, Draw, Event, Game, GameResult, Match, MatchEntry, Round
@@ -126,11 +126,20 @@ class GameFinal:
 
 def games_before(session: Session, event_id: int, stage: str, number: int) -> list[GameFinal]:
     """Games of the rounds below ``number``, read from ``game_result`` (state final)."""
+    return _game_finals(session, event_id, stage, col(Round.number) < number)
+
+
+def stage_game_finals(session: Session, event_id: int, stage: str) -> list[GameFinal]:
+    """Every game of the stage's rounds, read from ``game_result`` (state final)."""
+    return _game_finals(session, event_id, stage)
+
+
+def _game_finals(session: Session, event_id: int, stage: str, *where: ColumnElement[bool]) -> list[GameFinal]:
     rows = session.exec(
         select(Round.number, Game, GameResult)
         .join(Game, col(Game.round_id) == Round.id)
         .join(GameResult, col(GameResult.game_id) == Game.id, isouter=True)
-        .where(Round.event_id == event_id, Round.stage == stage, col(Round.number) < number)
+        .where(Round.event_id == event_id, Round.stage == stage, *where)
         .order_by(col(Round.number), col(Game.id))
     )
     out = []

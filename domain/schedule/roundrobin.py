@@ -12,7 +12,7 @@ in Go — and the first move alternates game by game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from domain.errors import InvalidInput, RuleViolation
@@ -89,6 +89,26 @@ def round_robin(group: Group, *, games: int = 3) -> RoundRobinSchedule:
             matches.append(RoundRobinMatch(len(matches) + 1, first, second, movers))
         rounds.append(RoundRobinRound(round_no, tuple(matches), bye))
     return RoundRobinSchedule(group=group.name, rounds=tuple(rounds))
+
+
+def qualifiers(standings: Mapping[str, Sequence[tuple[str, int]]], *, advance: int) -> tuple[Group, ...]:
+    """Each group in standing order from its (entry id, rank) rows, as ``final_group`` reads it.
+
+    Seed 004 §三.1 取前两名: the cut must fall between two ranks; entries sharing the rank at the
+    cut (their tie-break chain left them level) are refused, for the referee to separate.
+    """
+    groups = []
+    for name, rows in standings.items():
+        level = [entry for entry, rank in rows if rank <= advance]
+        if len(level) > advance:
+            raise RuleViolation(
+                f"group {name}: {len(level)} entries ({', '.join(level)}) rank {advance} or better "
+                f"for {advance} places: the tie at the cut must be separated first",
+                rule="advance-tie",
+                field="advance",
+            )
+        groups.append(Group(name, tuple(entry for entry, _ in rows)))
+    return tuple(groups)
 
 
 def final_group(

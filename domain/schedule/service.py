@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from sqlmodel import Session
 
@@ -20,11 +20,12 @@ from domain.access.models import Caller, Role
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound, RuleViolation
 from domain.events import service as events_service
 from domain.events.models import EventConfig, EventState
-from domain.schedule import draw, gongzhu_tables, plan, repository, swiss
+from domain.schedule import draw, gongzhu_tables, plan, repository, roundrobin, swiss
 from domain.schedule.entrants import Group
 from domain.schedule.models import (
     CheckInIn,
     CheckInOut,
+    DrawIn,
     DrawMethod,
     DrawOut,
     DrawStatus,
@@ -40,6 +41,7 @@ from domain.schedule.models import (
     RoundState,
     RoundSummary,
     SeatOut,
+    Stage,
     SwapIn,
     TableOut,
 )
@@ -49,10 +51,21 @@ from storage.tables import CheckIn, Draw, Event, Game, Match, MatchEntry, Round
 
 log = logging.getLogger("zhisai.schedule")
 
-MAIN = "main"
+MAIN = Stage.MAIN
 # formats whose next round depends on the results of the one before
 RESULT_DRIVEN = (plan.SWISS, plan.KNOCKOUT, plan.GONGZHU)
 ROUND_STATES = (EventState.DRAWN, EventState.RUNNING)
+# the main draw closes registration's work; a later stage is drawn while the event runs
+DRAW_STATES = {Stage.MAIN: (EventState.REGISTRATION_CLOSED,), Stage.FINAL: (EventState.RUNNING,)}
+
+
+class StageRanking(Protocol):
+    """A stage's standings, group name → (entry id, rank) in standing order. The scoring area
+    computes them; the router hands its function in, as the schedule does not call scoring."""
+
+    def __call__(
+        self, session: Session, event_id: int, *, stage: str, provisional: bool
+    ) -> Mapping[str, Sequence[tuple[int, int]]]: ...
 
 
 def _kind(event: Event) -> str:
@@ -67,20 +80,24 @@ def _event(session: Session, event_id: int, *, lock: bool = False) -> Event:
 # Draws ----------------------------------------------------------------------------------------
 
 
-def commit_draw(session: Session, event_id: int, *, caller: Caller, now: datetime) -> DrawOut:
+def commit_draw(
+    session: Session, event_id: int, *, stage: Stage = MAIN, caller: Caller, now: datetime
+) -> DrawOut:
     """Publishes the SHA-256 of a fresh secret seed; asking again returns the same commitment."""
     event = _event(session, event_id, lock=True)
-    _require_event_state(event, (EventState.REGISTRATION_CLOSED,), action="committing to a draw")
-    entries = events_service.confirmed_entries(session, event_id)
-    plan.check_format(_kind(event), len(entries), events_service.event_config(event))
-    row = repository.draw(session, event_id, MAIN, lock=True)
+    _require_stage(event, stage)
+    _require_event_state(event, DRAW_STATES[stage], action=f"committing to the {stage.value} draw")
+    if stage == MAIN:
+        entries = events_service.confirmed_entries(session, event_id)
+        plan.check_format(_kind(event), len(entries), events_service.event_config(event))
+    row = repository.draw(session, event_id, stage, lock=True)
     if row is not None:
         _require_draw_open(row)
         return _draw_out(row)
     seed = draw.new_seed()
     row = Draw(
         event_id=event_id,
-        stage=MAIN,
+        stage=stage,
         method=DrawMethod.COMPUTER.value,
         status=DrawStatus.COMMITTED.value,
         commitment=draw.commitment(seed),
@@ -94,32 +111,104 @@ def commit_draw(session: Session, event_id: int, *, caller: Caller, now: datetim
     return _draw_out(row)
 
 
-def run_draw(session: Session, event_id: int, *, caller: Caller, now: datetime) -> DrawOut:
-    """Runs the committed draw over the sorted confirmed entries, reveals the seed, and moves the
-    event to drawn."""
+def run_draw(
+    session: Session,
+    event_id: int,
+    data: DrawIn | None = None,
+    *,
+    stage: Stage = MAIN,
+    ranking: StageRanking,
+    caller: Caller,
+    now: datetime,
+) -> DrawOut:
+    """Runs the committed draw and reveals the seed. The main draw takes the sorted confirmed
+    entries and moves the event to drawn; the final draw takes the top of each group."""
     event = _event(session, event_id, lock=True)
-    _require_event_state(event, (EventState.REGISTRATION_CLOSED,), action="running the draw")
-    row = repository.draw(session, event_id, MAIN, lock=True)
+    _require_stage(event, stage)
+    _require_event_state(event, DRAW_STATES[stage], action=f"running the {stage.value} draw")
+    row = repository.draw(session, event_id, stage, lock=True)
     if row is None or row.seed is None:
         raise Conflict(
-            "publish the draw's commitment first (POST …/draw/commitment): the seed's hash is public "
-            "before the draw runs",
+            f"publish the {stage.value} draw's commitment first (POST …/draw/commitment): the seed's "
+            "hash is public before the draw runs",
             rule="draw-not-committed",
         )
     _require_draw_open(row)
-    entries = events_service.confirmed_entries(session, event_id)
-    config = events_service.event_config(event)
-    kind = _kind(event)
-    plan.check_format(kind, len(entries), config)
-    entrants = plan.entrants_of(entries)
-    row.entry_ids = sorted(e.entry_id for e in entries)
-    row.result = plan.draw_result(kind, entrants, row.seed, config=config)
+    if stage == MAIN:
+        entries = events_service.confirmed_entries(session, event_id)
+        config = events_service.event_config(event)
+        kind = _kind(event)
+        plan.check_format(kind, len(entries), config)
+        row.entry_ids = sorted(e.entry_id for e in entries)
+        row.result = plan.draw_result(kind, plan.entrants_of(entries), row.seed, config=config)
+        events_service.transition(session, event, EventState.DRAWN, actor=caller.ref, now=now)
+    else:
+        row.result = _final_draw(
+            session, event, row.seed, data or DrawIn(), ranking=ranking, caller=caller, now=now
+        )
+        row.entry_ids = sorted(row.result["groups"][Stage.FINAL.value])
     row.status = DrawStatus.REVEALED.value
     row.revealed_at = now
     session.add(row)
-    events_service.transition(session, event, EventState.DRAWN, actor=caller.ref, now=now)
-    log.info("event %s: draw revealed by %s", event_id, caller.ref)
+    log.info("event %s: %s draw revealed by %s", event_id, stage.value, caller.ref)
     return _published(session, row, now=now)
+
+
+def _final_draw(
+    session: Session,
+    event: Event,
+    seed: str,
+    data: DrawIn,
+    *,
+    ranking: StageRanking,
+    caller: Caller,
+    now: datetime,
+) -> dict[str, Any]:
+    """Seed 004 §三.1: once every group round is played and its results are final, the top
+    ``advance_per_group`` of each group by the group standings, numbered by the new lot."""
+    assert event.id is not None
+    rounds = [r for r in repository.rounds_of(session, event.id) if r.stage == MAIN]
+    unplayed = [r.number for r in rounds if r.state != RoundState.FINISHED.value]
+    if not any((r.report or {}).get("ends_stage") for r in rounds) or unplayed:
+        raise Conflict(
+            f"the group stage is not over: {len(rounds)} round(s) generated, not finished: {unplayed or 'none'}; "
+            "the final is drawn after the last group round",
+            rule="stage-not-over",
+            extra={"rounds_not_finished": unplayed},
+        )
+    open_games = [g.game_id for g in repository.stage_game_finals(session, event.id, MAIN) if not g.final]
+    override = _over_open_games(
+        open_games,
+        data,
+        caller=caller,
+        now=now,
+        why="the final is drawn from the group standings",
+        action="running the final draw",
+        field="stage",
+    )
+    advance = events_service.event_config(event).advance_per_group or 0
+    standings = ranking(session, event.id, stage=MAIN.value, provisional=override is not None)
+    ranked = roundrobin.qualifiers(
+        {name: [(str(entry), rank) for entry, rank in rows] for name, rows in standings.items()},
+        advance=advance,
+    )
+    final = roundrobin.final_group(ranked, seed, advance=advance, name=Stage.FINAL.value)
+    return {
+        "groups": {final.name: [int(e) for e in final.entry_ids]},
+        "qualified": {g.name: [int(e) for e in g.entry_ids[:advance]] for g in ranked},
+        "override": override,
+    }
+
+
+def _require_stage(event: Event, stage: Stage) -> None:
+    known = plan.stages(_kind(event), events_service.event_config(event))
+    if stage not in known:
+        raise RuleViolation(
+            f"event {event.id} ({event.format}) plays {len(known)} stage(s): {', '.join(known)}; "
+            f"not {stage.value} (a final stage needs a round robin with advance_per_group)",
+            rule="unknown-stage",
+            field="stage",
+        )
 
 
 def record_physical_draw(
@@ -181,11 +270,11 @@ def _published(session: Session, row: Draw, *, now: datetime) -> DrawOut:
     return out
 
 
-def get_draw(session: Session, event_id: int) -> DrawOut:
+def get_draw(session: Session, event_id: int, *, stage: Stage = MAIN) -> DrawOut:
     events_service.get_event(session, event_id)
-    row = repository.draw(session, event_id, MAIN)
+    row = repository.draw(session, event_id, stage)
     if row is None:
-        raise NotFound(f"event {event_id} has no draw yet", rule="no-draw", field="event_id")
+        raise NotFound(f"event {event_id} has no {stage.value} draw yet", rule="no-draw", field="event_id")
     return _draw_out(row)
 
 
@@ -226,10 +315,12 @@ def _draw_out(row: Draw) -> DrawOut:
     )
 
 
-def _made_draw(session: Session, event_id: int) -> Draw:
-    row = repository.draw(session, event_id, MAIN)
+def _made_draw(session: Session, event_id: int, stage: Stage) -> Draw:
+    row = repository.draw(session, event_id, stage)
     if row is None or row.result is None:
-        raise Conflict(f"event {event_id} has not been drawn yet", rule="no-draw", field="event_id")
+        raise Conflict(
+            f"event {event_id}'s {stage.value} stage has not been drawn yet", rule="no-draw", field="event_id"
+        )
     return row
 
 
@@ -248,9 +339,9 @@ def _seater(session: Session, event: Event, number: int) -> plan.Seater:
     return plan.Seater(entries=entries, lineups=lineups)
 
 
-def _round_for_update(session: Session, event: Event, number: int, *, now: datetime) -> Round:
+def _round_for_update(session: Session, event: Event, number: int, *, stage: Stage, now: datetime) -> Round:
     assert event.id is not None
-    row = repository.round_by_number(session, event.id, MAIN, number)
+    row = repository.round_by_number(session, event.id, stage, number)
     if row is not None:
         if row.pairing_published_at is not None:
             raise Conflict(
@@ -260,10 +351,11 @@ def _round_for_update(session: Session, event: Event, number: int, *, now: datet
                 field="number",
             )
         return row
-    slot = events_service.event_config(event).round_time(number)
+    # the configured round times are the main stage's; a final stage's rounds are set on the day
+    slot = events_service.event_config(event).round_time(number) if stage == MAIN else None
     row = Round(
         event_id=event.id,
-        stage=MAIN,
+        stage=stage,
         number=number,
         state=RoundState.SCHEDULED.value,
         starts_at=slot.starts_at if slot else None,
@@ -277,13 +369,22 @@ def _round_for_update(session: Session, event: Event, number: int, *, now: datet
 
 
 def generate_round(
-    session: Session, event_id: int, number: int, data: GenerateIn, *, caller: Caller, now: datetime
+    session: Session,
+    event_id: int,
+    number: int,
+    data: GenerateIn,
+    *,
+    stage: Stage = MAIN,
+    caller: Caller,
+    now: datetime,
 ) -> RoundOut:
-    """Pairs round ``number`` (again, while unpublished) and reports what each constraint cost."""
+    """Pairs round ``number`` of ``stage`` (again, while unpublished) and reports what each
+    constraint cost; the report says whether the round ends its stage and the event."""
     event = _event(session, event_id, lock=True)
+    _require_stage(event, stage)
     _require_event_state(event, ROUND_STATES, action="generating a round")
     config = events_service.event_config(event)
-    if config.rounds is not None and number > config.rounds:
+    if stage == MAIN and config.rounds is not None and number > config.rounds:
         raise InvalidInput(
             f"this event plays rounds 1 to {config.rounds}; there is no round {number}",
             rule="unknown-round",
@@ -291,15 +392,18 @@ def generate_round(
         )
     kind = _kind(event)
     override = _override(session, event, number, kind=kind, data=data, caller=caller, now=now)
-    round_row = _round_for_update(session, event, number, now=now)
+    round_row = _round_for_update(session, event, number, stage=stage, now=now)
     seater = _seater(session, event, number)
-    planned = _plan(session, event, number, kind=kind, config=config, seater=seater)
+    planned = _plan(session, event, number, stage=stage, kind=kind, config=config, seater=seater)
     assert round_row.id is not None
     repository.clear_round(session, round_row.id)
     _store(session, round_row, planned)
+    ends_stage = planned.last or (stage == MAIN and config.rounds is not None and number == config.rounds)
     round_row.report = {
         "format": kind,
         **planned.report,
+        "ends_stage": ends_stage,
+        "ends_event": ends_stage and stage == plan.stages(kind, config)[-1],
         "override": override,
         "swaps": [],
         "generated_by": caller.name,
@@ -339,7 +443,14 @@ def _override(
 
 
 def _over_open_games(
-    open_games: list[int], data: OverrideIn, *, caller: Caller, now: datetime, why: str, action: str
+    open_games: list[int],
+    data: OverrideIn,
+    *,
+    caller: Caller,
+    now: datetime,
+    why: str,
+    action: str,
+    field: str = "number",
 ) -> dict[str, Any] | None:
     """Going on while results are not final is a referee's decision with a reason, logged."""
     if not open_games:
@@ -348,7 +459,7 @@ def _over_open_games(
         raise Conflict(
             f"{why}; {len(open_games)} game result(s) are not final yet (a referee may override with a reason)",
             rule="results-not-final",
-            field="number",
+            field=field,
             extra={"games_not_final": open_games},
         )
     if not caller.has_role(Role.referee) or len(data.reason) < 3:
@@ -362,9 +473,16 @@ def _over_open_games(
 
 
 def _plan(
-    session: Session, event: Event, number: int, *, kind: str, config: EventConfig, seater: plan.Seater
+    session: Session,
+    event: Event,
+    number: int,
+    *,
+    stage: Stage,
+    kind: str,
+    config: EventConfig,
+    seater: plan.Seater,
 ) -> plan.PlannedRound:
-    made = _made_draw(session, event.id or 0)
+    made = _made_draw(session, event.id or 0, stage)
     result = made.result or {}
     if kind == plan.TEAM_ROTATION:
         return plan.rotation_round(result, number, config=config, seater=seater)
@@ -624,10 +742,12 @@ def _meetings_before(session: Session, event: Event, number: int) -> set[frozens
     }
 
 
-def publish_round(session: Session, event_id: int, number: int, *, caller: Caller, now: datetime) -> RoundOut:
+def publish_round(
+    session: Session, event_id: int, number: int, *, stage: Stage = MAIN, caller: Caller, now: datetime
+) -> RoundOut:
     """Fixes the pairing for good (seed 000 附件 十.4) and gives every game its scorer-token nonce."""
     _event(session, event_id, lock=True)
-    round_row = round_by_number(session, event_id, number)
+    round_row = round_by_number(session, event_id, number, stage=stage)
     round_id = round_row.id or 0
     _require_unpublished(round_row)
     games = repository.games_of(session, round_id)
@@ -656,11 +776,13 @@ def publish_round(session: Session, event_id: int, number: int, *, caller: Calle
     return round_view(session, round_id, caller=caller)
 
 
-def start_round(session: Session, event_id: int, number: int, *, caller: Caller, now: datetime) -> RoundOut:
+def start_round(
+    session: Session, event_id: int, number: int, *, stage: Stage = MAIN, caller: Caller, now: datetime
+) -> RoundOut:
     """Locks the lineups (seed 000 §八.2: the leader sets the pairs before each round), seats the
     named players, and sets the event running at its first start."""
     event = _event(session, event_id, lock=True)
-    round_row = round_by_number(session, event_id, number)
+    round_row = round_by_number(session, event_id, number, stage=stage)
     round_id = round_row.id or 0
     _require_state(round_row, RoundState.PUBLISHED, action="started")
     events_service.lock_lineups(session, event_id=event.id or 0, round_number=round_row.number, now=now)
@@ -678,15 +800,24 @@ def start_round(session: Session, event_id: int, number: int, *, caller: Caller,
 
 
 def finish_round(
-    session: Session, event_id: int, number: int, data: FinishIn, *, caller: Caller, now: datetime
+    session: Session,
+    event_id: int,
+    number: int,
+    data: FinishIn,
+    *,
+    stage: Stage = MAIN,
+    caller: Caller,
+    now: datetime,
 ) -> RoundOut:
     """Closes a started round once every result is final (seed 000 §九.4: both sides confirm), or
-    by a referee's override with a reason, logged in the round's report."""
-    round_row = round_by_number(session, event_id, number)
+    by a referee's override with a reason, logged in the round's report. Finishing the last round
+    of the last stage with every result of the event final finishes the event."""
+    event = _event(session, event_id, lock=True)
+    round_row = round_by_number(session, event_id, number, stage=stage)
     _require_state(round_row, RoundState.STARTED, action="finished")
     open_games = [
         g.game_id
-        for g in repository.games_before(session, event_id, round_row.stage, number + 1)
+        for g in repository.stage_game_finals(session, event_id, round_row.stage)
         if g.round_number == number and not g.final
     ]
     override = _over_open_games(
@@ -703,6 +834,8 @@ def finish_round(
     _move(round_row, RoundState.FINISHED, now=now)
     session.add(round_row)
     session.flush()
+    if (round_row.report or {}).get("ends_event"):
+        events_service.finish_when_over(session, event, actor=caller.ref, now=now)
     return round_view(session, round_row.id or 0, caller=caller)
 
 
@@ -737,13 +870,13 @@ def _require_state(round_row: Round, state: RoundState, *, action: str) -> None:
         )
 
 
-def round_by_number(session: Session, event_id: int, number: int) -> Round:
-    """The event's main-stage round ``number`` (the schedule's rounds are numbered per event)."""
+def round_by_number(session: Session, event_id: int, number: int, *, stage: Stage = MAIN) -> Round:
+    """The event's round ``number`` of ``stage`` (rounds are numbered per stage)."""
     events_service.get_event(session, event_id)
-    row = repository.round_by_number(session, event_id, MAIN, number)
+    row = repository.round_by_number(session, event_id, stage, number)
     if row is None:
         raise NotFound(
-            f"event {event_id} has no round {number} yet: generate it first",
+            f"event {event_id} has no {stage.value} round {number} yet: generate it first",
             rule="unknown-round",
             field="number",
         )

@@ -147,7 +147,8 @@ class SideOut(BaseModel):
     side: Side
     entry_id: int | None
     entry_name: str | None
-    players: list[str] = Field(description="names by seat, N/S or E/W")
+    players: list[str] = Field(description="names by seat: N/S or E/W, or the chess/Go player")
+    branch: str | None = Field(default=None, description="the branch's name")
     level: int
     passed_a: bool
     a_failures: int
@@ -280,6 +281,7 @@ class AwardOut(BaseModel):
 class AwardsOut(BaseModel):
     event_id: int
     results_version: int
+    final: bool = Field(description="the event is finished: every round played, every result final")
     awards: list[AwardOut]
 
 

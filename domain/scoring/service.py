@@ -29,7 +29,7 @@ from domain.errors import (
     WindowClosed,
 )
 from domain.events import service as events_service
-from domain.events.models import EventConfig
+from domain.events.models import EventConfig, EventState
 from domain.rules import service as rules_service
 from domain.rules.cards import parse_card
 from domain.rules.levels import DealResult, Seat, Side, Trajectory
@@ -76,7 +76,9 @@ from domain.webhooks.models import WebhookKind
 from storage.tables import AuditEntry, Deal, Event, Game, GongzhuHand, Penalty, Round
 from storage.tables import GameResult as ResultRow
 
-SIDE_SEATS = {Side.NS: (Seat.N, Seat.S), Side.EW: (Seat.E, Seat.W)}
+SIDE_SEATS = {Side.NS: (Seat.N.value, Seat.S.value), Side.EW: (Seat.E.value, Seat.W.value)}
+# chess/Go seat the first-named player (N–S in the results) and the second (E–W), seed 004 §三.1
+MATCH_SEATS = {Side.NS: ("first",), Side.EW: ("second",)}
 LEVEL_LABELS = {11: "J", 12: "Q", 13: "K", ACE: "A"}
 
 
@@ -379,15 +381,18 @@ def _game_out(session: Session, ctx: _Game, verdict: Verdict) -> GameOut:
         entries[side] = (entry.id, entry.name)
     confirmed = {Side.NS: result.confirmed_a_at is not None, Side.EW: result.confirmed_b_at is not None}
     seats = game.seats or {}
+    seat_keys = MATCH_SEATS if "first" in seats else SIDE_SEATS
 
     def side_out(side: Side) -> SideOut:
         state = trajectory.state(side)
         entry_id, name = entries.get(side, (None, None))
+        taken = [seats.get(key) or {} for key in seat_keys[side]]
         return SideOut(
             side=side,
             entry_id=entry_id,
             entry_name=name,
-            players=[str((seats.get(seat.value) or {}).get("name", "")) for seat in SIDE_SEATS[side]],
+            players=[str(seat.get("name", "")) for seat in taken],
+            branch=next((seat["branch"] for seat in taken if seat.get("branch")), None),
             level=state.level,
             passed_a=state.passed_a,
             a_failures=state.a_failures,
@@ -1264,6 +1269,16 @@ def standings(
     return StandingsAnswer(etag=etag, body=cached.body, json=cached.json)
 
 
+def stage_ranking(
+    session: Session, event_id: int, *, stage: str, provisional: bool
+) -> dict[str, list[tuple[int, int]]]:
+    """Each group's (entry id, rank) in standing order: what the schedule draws a next stage from."""
+    _, tables = _standings_tables(session, _event(session, event_id), stage=stage, provisional=provisional)
+    return {
+        table.group or "": [(int(row.entry.entry_id), row.rank) for row in table.rows] for table in tables
+    }
+
+
 def event_awards(session: Session, event_id: int) -> AwardsOut:
     """Awards as the event says: the top N of each table, or knockout prize tiers (final results only)."""
     event = _event(session, event_id)
@@ -1286,6 +1301,7 @@ def event_awards(session: Session, event_id: int) -> AwardsOut:
     return AwardsOut(
         event_id=event.id,
         results_version=event.results_version,
+        final=event.state == EventState.FINISHED.value,
         awards=[
             AwardOut(
                 prize=award.prize,

@@ -100,6 +100,7 @@ def url(op: Operation, world: World) -> str:
         "webhook_id": 1,
         "delivery_id": 1,
         "sheet_format": "csv",
+        "stage": "main",
     }
     for parameter in op.parameters:
         enum = parameter.get("schema", {}).get("enum")

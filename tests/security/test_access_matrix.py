@@ -81,6 +81,13 @@ ACCESS: dict[str, frozenset[str]] = {
     "POST /api/v1/events/{event_id}/rounds/{number}/publish": ORGANISER,
     "POST /api/v1/events/{event_id}/rounds/{number}/start": ORGANISER,
     "POST /api/v1/events/{event_id}/rounds/{number}/finish": ORGANISER,
+    "POST /api/v1/events/{event_id}/stages/{stage}/draw/commitment": ORGANISER,
+    "POST /api/v1/events/{event_id}/stages/{stage}/draw": ORGANISER,
+    "GET /api/v1/events/{event_id}/stages/{stage}/draw": ANYONE,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/generate": ORGANISER,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/publish": ORGANISER,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/start": ORGANISER,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/finish": ORGANISER,
     "GET /api/v1/events/{event_id}/rounds": ANYONE,
     "GET /api/v1/rounds/{round_id}": PUBLIC,
     "GET /api/v1/rounds/{round_id}/page": PUBLIC,
@@ -139,6 +146,12 @@ KNOWN_BUGS = {
     "POST /api/v1/events/{event_id}/rounds/{number}/publish": BRANCH_RUNS_ORGANISER_ACTS,
     "POST /api/v1/events/{event_id}/rounds/{number}/start": BRANCH_RUNS_ORGANISER_ACTS,
     "POST /api/v1/events/{event_id}/rounds/{number}/finish": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/draw/commitment": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/draw": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/generate": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/publish": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/start": BRANCH_RUNS_ORGANISER_ACTS,
+    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/finish": BRANCH_RUNS_ORGANISER_ACTS,
 }
 
 DOCUMENTS = frozenset({"GET /api/v1/openapi.json", "GET /docs", "GET /docs/oauth2-redirect"})

@@ -130,9 +130,13 @@ def test_transitions_run_in_order_and_results_version_bumps(session: Session) ->
     with pytest.raises(Conflict) as refused:
         events_service.transition(session, event, EventState.RUNNING, actor="schedule", now=NOW)
     assert refused.value.rule == "event-transition"
-    for state in (EventState.REGISTRATION_CLOSED, EventState.DRAWN, EventState.RUNNING, EventState.FINISHED):
+    for state in (EventState.REGISTRATION_CLOSED, EventState.DRAWN, EventState.RUNNING):
         events_service.transition(session, event, state, actor="test", now=NOW)
-    assert event.state == "finished"
+    # nothing was played: the event cannot end before its last round
+    with pytest.raises(Conflict) as early:
+        events_service.transition(session, event, EventState.FINISHED, actor="test", now=NOW)
+    assert early.value.rule == "play-not-over"
+    assert event.state == "running"
     assert events_service.bump_results_version(session, event_id) == 1
     assert events_service.bump_results_version(session, event_id) == 2
 

@@ -10,6 +10,7 @@ from sqlmodel import Session
 from domain.access.models import Caller, Role
 from domain.schedule import service
 from domain.schedule.models import GenerateIn, RoundOut
+from domain.scoring import service as scoring_service
 from storage.tables import Branch, Competition, Entry, EntryMember, Event, GameResult, Member
 
 T0 = datetime(2023, 12, 29, 5, 0, tzinfo=UTC)  # 13:00 in Asia/Shanghai, seed 000's check-in
@@ -94,7 +95,9 @@ def event_with_entries(
 
 def drawn(session: Session, event_id: int) -> dict[str, Any]:
     service.commit_draw(session, event_id, caller=UNION, now=T0)
-    result = service.run_draw(session, event_id, caller=UNION, now=T0).result
+    result = service.run_draw(
+        session, event_id, ranking=scoring_service.stage_ranking, caller=UNION, now=T0
+    ).result
     assert result is not None
     return result
 
