@@ -96,6 +96,7 @@ def url(op: Operation, world: World) -> str:
         "number": 1,
         "round_number": 1,
         "deal_no": 1,
+        "hand_no": 1,
         "name": "nsi-2023",
         "webhook_id": 1,
         "delivery_id": 1,

@@ -105,6 +105,9 @@ ACCESS: dict[str, frozenset[str]] = {
     "POST /api/v1/games/{game_id}/match-games": GAME,
     "POST /api/v1/games/{game_id}/confirmations": GAME,
     "POST /api/v1/games/{game_id}/corrections": GAME,
+    "POST /api/v1/games/{game_id}/hands": GAME,
+    "PUT /api/v1/games/{game_id}/hands/{hand_no}": GAME,
+    "POST /api/v1/games/{game_id}/table-order": GAME,  # referee-only in the service, after the body
     "GET /api/v1/games/{game_id}/audit": REFEREE,
     "GET /api/v1/rounds/{round_id}/scorer-tokens": REFEREE,
     "GET /api/v1/events/{event_id}/standings": ANYONE,
