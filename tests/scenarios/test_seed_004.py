@@ -22,10 +22,6 @@ import pytest
 from tests.scenarios import seed_004_steps as hlju
 from tests.scenarios.driver import ApiError, Driver
 
-FINAL_STAGE_GAP = (
-    "seed 004 三.1 第二阶段单循环: the top two of each group play a final round robin drawn by a new "
-    "lot; the service draws and pairs one stage only (no final-stage draw or rounds over HTTP)"
-)
 FINAL_DRAW_PATH = "/api/v1/events/{event_id}/stages/{stage}/draw"
 PLACES_GAP = (
     "seed 004 掼蛋 §1 最后角逐一、二、三、四名: the final gives 1st/2nd and the third-place match 3rd/4th; "
@@ -169,7 +165,6 @@ def test_group_round_robin_best_of_three_top_two_of_each_group(driver: Driver, d
         assert {row["entry_id"]: row["rank"] for row in table[name]} == expected, name
 
 
-@pytest.mark.xfail(strict=True, reason=FINAL_STAGE_GAP)
 @pytest.mark.parametrize("discipline", [hlju.XIANGQI, hlju.GO])
 def test_final_round_robin_of_the_group_winners_gives_places_one_to_four(
     driver: Driver, discipline: str
