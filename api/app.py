@@ -15,6 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy.engine import Engine
 
 from api import problems, v1
+from api.deps import document_optional_credentials
 from api.middleware import BodyLimitMiddleware, RequestIdMiddleware, WriteGateMiddleware
 from api.observability import AccessLogMiddleware, PublicRateLimitMiddleware, configure_logging
 from api.pages import routes as venue_pages
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     problems.install(app)
+    document_optional_credentials(app)
     app.include_router(v1.router)
     venue_pages.install(app)  # score sheets, the scoring form, the big screen
     app.add_api_route("/metrics", metrics_endpoint, include_in_schema=False)

@@ -80,7 +80,13 @@ def _operation_section(method: str, path: str, op: dict[str, Any]) -> list[str]:
         lines += [f"**{op['summary']}**", ""]
     if op.get("description"):
         lines += [op["description"].strip(), ""]
-    auth = "API key (`Authorization: Bearer …`)" if op.get("security") else "none (public)"
+    security = op.get("security") or []
+    if not security:
+        auth = "none (public)"
+    elif {} in security:
+        auth = "none (public); a key, when given, may show more (e.g. unpublished pairings to organisers)"
+    else:
+        auth = "API key (`Authorization: Bearer …`)"
     lines += [f"Authentication: {auth}.", ""]
     params = op.get("parameters", [])
     if params:

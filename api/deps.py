@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -20,6 +20,7 @@ from zhisai.settings import Settings
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
+OPTIONAL_SCHEME = "ApiKeyOptional"
 bearer = HTTPBearer(
     auto_error=False,
     scheme_name="ApiKey",
@@ -50,6 +51,9 @@ def get_session(request: Request) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+# The same key, for public reads that show more to a key holder: documented as optional.
+optional_bearer = HTTPBearer(auto_error=False, scheme_name=OPTIONAL_SCHEME)
+OptionalCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(optional_bearer)]
 
 
 def get_now(request: Request) -> datetime:
@@ -71,7 +75,7 @@ def get_caller(session: SessionDep, credentials: Credentials) -> Caller:
     return access_service.authenticate(session, credentials.credentials)
 
 
-def get_optional_caller(session: SessionDep, credentials: Credentials) -> Caller | None:
+def get_optional_caller(session: SessionDep, credentials: OptionalCredentials) -> Caller | None:
     if credentials is None:
         return None
     return access_service.authenticate(session, credentials.credentials)
@@ -96,6 +100,21 @@ def require(*roles: Role) -> Callable[[Caller], Caller]:
     return check
 
 
+def get_organiser(caller: CallerDep) -> Caller:
+    """The organising side: the union itself (a union key not scoped to a branch), referees and
+    admins. A branch admin's key may register its own entries, never run the competition."""
+    if caller.has_role(Role.union, Role.referee) and not (caller.role is Role.union and caller.branch_code):
+        return caller
+    raise Forbidden(
+        "this is the organisers' work: it needs the union's own key or a referee key, not a key "
+        f"acting for branch {caller.branch_code}"
+        if caller.branch_code
+        else f"this needs a union or referee key; the key presented is a {caller.role.value} key",
+        rule="organiser-required",
+    )
+
+
+OrganiserCaller = Annotated[Caller, Depends(get_organiser)]
 UnionCaller = Annotated[Caller, Depends(require(Role.union))]
 RefereeCaller = Annotated[Caller, Depends(require(Role.referee))]
 AdminCaller = Annotated[Caller, Depends(require(Role.admin))]
@@ -119,3 +138,23 @@ def get_game_actor(
 
 
 GameActor = Annotated[scoring_service.Actor, Depends(get_game_actor)]
+
+
+def document_optional_credentials(app: FastAPI) -> None:
+    """Public reads that accept a key (``OptionalCallerDep``) document it as optional —
+    ``security: [{}, {ApiKey: []}]`` — instead of FastAPI's required-looking scheme of their own."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        document = generate()
+        schemes = document.get("components", {}).get("securitySchemes", {})
+        if schemes.pop(OPTIONAL_SCHEME, None) is None:
+            return document
+        for item in document.get("paths", {}).values():
+            for operation in item.values():
+                security = operation.get("security") if isinstance(operation, dict) else None
+                if security and {OPTIONAL_SCHEME: []} in security:
+                    operation["security"] = [{}, {"ApiKey": []}]
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]

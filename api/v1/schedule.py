@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import HTMLResponse
 
 from api import pages
-from api.deps import ClockDep, OptionalCallerDep, RefereeCaller, SessionDep, require
+from api.deps import ClockDep, OptionalCallerDep, OrganiserCaller, RefereeCaller, SessionDep
 from api.idempotency import IdempotencyDep
 from api.problems import responses
-from domain.access.models import Caller, Role
 from domain.schedule import service
 from domain.schedule.models import (
     CheckInIn,
@@ -36,7 +35,6 @@ from domain.scoring import service as scoring_service
 
 router = APIRouter(tags=["draws and rounds"])
 
-OrganiserCaller = Annotated[Caller, Depends(require(Role.union, Role.referee))]
 Id = Annotated[int, Path(ge=1)]
 RoundNumber = Annotated[int, Path(ge=1, le=50)]
 # Each draw and round action is served at /events/{id}/… (the main stage, or ?stage=) and at

@@ -26,7 +26,7 @@ class _In(BaseModel):
 class BranchIn(_In):
     name: str = Field(min_length=1, max_length=200, examples=["计算机学院分工会"])
     member_count: int = Field(
-        ge=0, description="Union members of the branch, as the union system counts them."
+        strict=True, ge=0, description="Union members of the branch, as the union system counts them."
     )
 
 
@@ -46,9 +46,13 @@ class MemberIn(_In):
     phone: str | None = Field(
         default=None, max_length=20, description="Mainland mobile; stored, never public."
     )
-    is_union_member: bool = True
-    is_school_leader: bool = Field(default=False, description="校领导 (seed 001 §一: enters outside quota)")
-    is_dean_or_secretary: bool = Field(default=False, description="正职院长/书记 (seed 000 §七 bonus)")
+    is_union_member: bool = Field(default=True, strict=True)
+    is_school_leader: bool = Field(
+        strict=True, default=False, description="校领导 (seed 001 §一: enters outside quota)"
+    )
+    is_dean_or_secretary: bool = Field(
+        strict=True, default=False, description="正职院长/书记 (seed 000 §七 bonus)"
+    )
 
 
 class MemberRow(MemberIn):
@@ -104,7 +108,7 @@ class CompetitionIn(_In):
     venue: str = Field(default="", max_length=200)
     starts_on: date | None = None
     ends_on: date | None = None
-    one_event_per_member: bool = Field(default=False, description="seed 004 §一.3 不得兼报")
+    one_event_per_member: bool = Field(strict=True, default=False, description="seed 004 §一.3 不得兼报")
 
 
 class EventSummary(BaseModel):
@@ -206,8 +210,8 @@ class LeaderIn(_In):
 
 class RosterItemIn(_In):
     staff_id: str = StaffId
-    coach: bool = False
-    plays: bool = Field(default=True, description="False for a leader or coach who never plays.")
+    coach: bool = Field(default=False, strict=True)
+    plays: bool = Field(strict=True, default=True, description="False for a leader or coach who never plays.")
 
 
 class EntryForm(_In):
@@ -220,7 +224,9 @@ class EntryForm(_In):
 
 class EntryIn(EntryForm):
     branch_code: str = Field(min_length=1, max_length=64)
-    outside_quota: bool = Field(default=False, description="A school leader's entry (seed 001 §一).")
+    outside_quota: bool = Field(
+        strict=True, default=False, description="A school leader's entry (seed 001 §一)."
+    )
 
 
 class RejectIn(_In):
@@ -255,7 +261,7 @@ class EntryOut(BaseModel):
 
 
 class LineupPairIn(_In):
-    pair_no: int = Field(ge=1)
+    pair_no: int = Field(strict=True, ge=1)
     players: list[str] = Field(min_length=2, max_length=2, description="Two staff ids from the roster.")
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
+from urllib.parse import quote
 
 from sqlmodel import Session
 
@@ -1241,7 +1242,8 @@ class StandingsAnswer:
 
 
 def standings_etag(event_id: int, version: int, *, provisional: bool, stage: str | None) -> str:
-    return f'"standings-{event_id}-v{version}-{"p" if provisional else "f"}-{stage or ""}"'
+    # A header carries ASCII only: a stage named in Chinese (决赛) is percent-encoded.
+    return f'"standings-{event_id}-v{version}-{"p" if provisional else "f"}-{quote(stage or "", safe="")}"'
 
 
 def standings(

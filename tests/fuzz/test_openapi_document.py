@@ -29,13 +29,6 @@ def test_every_error_is_documented_as_a_problem(document: dict[str, object]) -> 
     assert "HTTPValidationError" not in str(document)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="routes with OptionalCallerDep (api/deps.py: HTTPBearer(auto_error=False)) are public but "
-    "document `security: [{ApiKey: []}]`, i.e. a required key; they should document "
-    "`security: [{}, {ApiKey: []}]` (GET /rounds/{id}, /rounds/{id}/page, /rounds/{id}/table.{format}, "
-    "/entries/{id}/lineups/{n})",
-)
 def test_public_reads_do_not_document_a_required_key(document: dict[str, object]) -> None:
     for label, op in _operations(document).items():
         if ACCESS.get(label) == PUBLIC:

@@ -91,7 +91,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "GET /api/v1/events/{event_id}/rounds": ANYONE,
     "GET /api/v1/rounds/{round_id}": PUBLIC,
     "GET /api/v1/rounds/{round_id}/page": PUBLIC,
-    "POST /api/v1/rounds/{round_id}/check-ins": KEYS,
+    "POST /api/v1/rounds/{round_id}/check-ins": ORGANISER,  # the sign-in desk (seed 000 §五 签到)
     "GET /api/v1/rounds/{round_id}/check-ins/missing": REFEREE,
     "GET /api/v1/games/{game_id}": ANYONE,
     "POST /api/v1/games/{game_id}/deals": GAME,
@@ -136,27 +136,6 @@ BODIES = {
     },
 }
 
-BRANCH_RUNS_ORGANISER_ACTS = (
-    "a union key scoped to a branch passes the role check of the organiser's draw and round actions "
-    "(api/v1/schedule.py require(Role.union, Role.referee) ignores Caller.branch_code): a branch admin, "
-    "even of a branch with no entry, can commit and run the draw and generate, publish, start and "
-    "finish rounds; they should be 403 for branch-scoped keys"
-)
-KNOWN_BUGS = {
-    "POST /api/v1/events/{event_id}/draw/commitment": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/draw": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/rounds/{number}/generate": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/rounds/{number}/publish": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/rounds/{number}/start": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/rounds/{number}/finish": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/draw/commitment": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/draw": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/generate": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/publish": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/start": BRANCH_RUNS_ORGANISER_ACTS,
-    "POST /api/v1/events/{event_id}/stages/{stage}/rounds/{number}/finish": BRANCH_RUNS_ORGANISER_ACTS,
-}
-
 DOCUMENTS = frozenset({"GET /api/v1/openapi.json", "GET /docs", "GET /docs/oauth2-redirect"})
 """the contract and its viewer: their examples are made up, not members' data"""
 PHONE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
@@ -170,12 +149,7 @@ def test_every_route_is_classified(world_app: FastAPI) -> None:
 
 
 def _cases() -> list[object]:
-    return [
-        pytest.param(label, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[label]))
-        if label in KNOWN_BUGS
-        else label
-        for label in ACCESS
-    ]
+    return list(ACCESS)
 
 
 @pytest.mark.parametrize("label", _cases())
