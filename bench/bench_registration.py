@@ -49,7 +49,15 @@ def directory() -> dict[str, list[dict[str, Any]]]:
 
 
 def through_http(url: str, body: dict[str, Any]) -> float:
-    app = create_app(Settings(database_url=url, secret_key="b" * 40, environment="test", log_level="WARNING"))
+    app = create_app(
+        Settings(
+            database_url=url,
+            secret_key="b" * 40,
+            environment="test",
+            log_level="WARNING",
+            webhook_delivery_enabled=False,
+        )
+    )
     with unit_of_work(app.state.engine) as session:
         secret = access_service.create_key(session, name="bench", role="union").secret
     with TestClient(app) as client:

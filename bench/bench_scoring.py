@@ -138,6 +138,8 @@ def main() -> None:
                 secret_key="b" * 40,
                 environment="test",
                 public_rate_limit_per_minute=1_000_000,
+                log_level="WARNING",  # the figures, not a log line per request
+                webhook_delivery_enabled=False,
             )
         )
         app.state.clock = lambda: T0 + timedelta(minutes=20)
