@@ -117,14 +117,26 @@ class QuotaPolicy(BaseModel):
         return self
 
 
+class Bracket(StrEnum):
+    """Which draw of a knockout a match belongs to: the main draw, or the match of the semi-final
+    losers for third place (seed 004 掼蛋 §1 最后角逐一、二、三、四名)."""
+
+    MAIN = "main"
+    THIRD_PLACE = "third_place"
+
+
 class AwardTier(BaseModel):
-    """A prize tier by the round an entry won or lost (seed 003 §十)."""
+    """A prize tier by the round an entry won or lost (seed 003 §十), in the main draw or in the
+    third-place match (seed 004 掼蛋 §1: the final gives 1st and 2nd, that match 3rd and 4th)."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, examples=["一等奖"])
     round: int = Field(ge=1)
     result: Literal["winners", "losers"]
+    bracket: Bracket = Field(
+        default=Bracket.MAIN, description="third_place: the third-place match, played beside the final."
+    )
 
 
 class AwardsPolicy(BaseModel):
@@ -197,6 +209,10 @@ class EventConfig(BaseModel):
         for earlier, later in zip(self.round_times, self.round_times[1:], strict=False):
             if later.starts_at < earlier.ends_at:
                 raise ValueError(f"round {later.number} starts before round {earlier.number} ends")
+        if not self.third_place_match and any(t.bracket is Bracket.THIRD_PLACE for t in self.awards.tiers):
+            raise ValueError(
+                "an award tier names the third-place match; the event plays none (third_place_match)"
+            )
         if len(set(self.groups)) != len(self.groups):
             raise ValueError(f"group names repeat: {self.groups}")
         if self.pairs_per_match is not None and 2 * self.pairs_per_match > self.roster_max:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domain.errors import Conflict, InvalidInput, RuleViolation
+from domain.events.models import Bracket
 from domain.schedule.draw import DrawStream, spread
 from domain.schedule.entrants import Entrant, SharedBranch, entry_ids, shared_branches
 
@@ -122,6 +123,10 @@ class KnockoutMatch:
     bye: bool
     """One side is absent for good (a round-1 bye); the other goes through without playing."""
     third_place: bool = False
+
+    @property
+    def bracket(self) -> Bracket:
+        return Bracket.THIRD_PLACE if self.third_place else Bracket.MAIN
 
     @property
     def loser(self) -> str | None:

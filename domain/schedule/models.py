@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.events.models import Bracket
+
 
 class RoundState(StrEnum):
     """scheduled (pairing generated, still changeable) → published (the pairing is fixed,
@@ -165,6 +167,7 @@ class MatchOut(BaseModel):
     group: str | None
     block: int | None = Field(description="seat block (区) of a team match")
     bracket_slot: int | None = Field(description="knockout: the match's number in its bracket round")
+    bracket: Bracket = Field(description="knockout: the main draw, or the third-place match")
     is_bye: bool
     entries: list[EntrySideOut]
     table_nos: list[int]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import Conflict, RuleViolation
-from domain.events.models import ConfirmedEntry, EventConfig, LineupValue, RosterMember
+from domain.events.models import Bracket, ConfirmedEntry, EventConfig, LineupValue, RosterMember
 from domain.schedule import draw, gongzhu_tables, knockout, rotation, roundrobin, swiss
 from domain.schedule.entrants import Entrant, Group, SeatAssignment, SharedBranch
 from domain.schedule.models import Stage
@@ -271,6 +271,7 @@ class PlannedMatch:
     group: str | None = None
     block: int | None = None
     bracket_slot: int | None = None
+    bracket: Bracket = Bracket.MAIN
 
     @property
     def is_bye(self) -> bool:
@@ -444,6 +445,7 @@ def knockout_round(
                     games=(PlannedGame(1, table_no, seater.two_sides(top, bottom)),),
                     group=group,
                     bracket_slot=m.match_no,
+                    bracket=m.bracket,
                 )
             )
     return PlannedRound(

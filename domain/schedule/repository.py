@@ -114,7 +114,8 @@ def sides_before(session: Session, event_id: int, stage: str, number: int) -> li
 
 @dataclass(frozen=True)
 class GameFinal:
-    """A game of an earlier round and, when its result is final, the winner and points by side."""
+    """A game of an earlier round and, when its result is final, the winner and points by side;
+    a Gongzhu table's ``ranking`` is its seats best first, a tie ordered by the referee."""
 
     round_number: int
     match_id: int
@@ -122,6 +123,7 @@ class GameFinal:
     final: bool
     winner_side: str | None
     points: dict[str, Any]
+    ranking: tuple[str, ...] = ()
 
 
 def games_before(session: Session, event_id: int, stage: str, number: int) -> list[GameFinal]:
@@ -154,6 +156,7 @@ def _game_finals(session: Session, event_id: int, stage: str, *where: ColumnElem
                 final=final,
                 winner_side=result.winner_side if final and result is not None else None,
                 points=dict(outcome.get("points") or {}),
+                ranking=tuple(outcome.get("ranking") or ()),
             )
         )
     return out

@@ -19,7 +19,7 @@ from domain.access import scorer_tokens
 from domain.access.models import Caller, Role
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound, RuleViolation
 from domain.events import service as events_service
-from domain.events.models import EventConfig, EventState
+from domain.events.models import Bracket, EventConfig, EventState
 from domain.schedule import draw, gongzhu_tables, plan, repository, roundrobin, swiss
 from domain.schedule.entrants import Group
 from domain.schedule.models import (
@@ -588,7 +588,8 @@ def _knockout_winners(
 def _gongzhu_next(
     session: Session, event: Event, number: int, *, seed: str, seater: plan.Seater
 ) -> plan.PlannedRound:
-    """The top two of each table (by the final points of its seats) and the byes go on."""
+    """The top two of each table and the byes go on: a table's ranking is the rules' order by
+    final points with a tie at the cut as the referee ordered it (seed 004 四.1 服从裁判的判罚)."""
     assert event.id is not None
     previous = repository.round_by_number(session, event.id, MAIN, number - 1)
     assert previous is not None
@@ -600,8 +601,9 @@ def _gongzhu_next(
         seats = {key: seat["entry_id"] for key, seat in game.seats.items() if key in plan.SLOT}
         table_no = game.table_no or 0
         tables.append((table_no, seats))
-        points = finals[game.id or 0].points
-        ranks[table_no] = [str(seats[key]) for key in sorted(seats, key=lambda k: -int(points.get(k, 0)))]
+        # a table still open under a referee's override has no ranking yet: its seats in order
+        ranking = finals[game.id or 0].ranking or tuple(seats)
+        ranks[table_no] = [str(seats[key]) for key in ranking]
     by_match = _sides_by_match(session, event, number)
     byes = [s[0].entry_id for s in by_match.values() if s[0].is_bye and s[0].round_number == number - 1]
     had_bye = frozenset(str(s[0].entry_id) for s in by_match.values() if s[0].is_bye)
@@ -621,6 +623,7 @@ def _store(session: Session, round_row: Round, planned: plan.PlannedRound) -> No
             group_label=planned_match.group,
             block=planned_match.block,
             bracket_slot=planned_match.bracket_slot,
+            bracket=planned_match.bracket,
             is_bye=planned_match.is_bye,
             created_at=round_row.updated_at,
         )
@@ -937,6 +940,7 @@ def round_view(session: Session, round_id: int, *, caller: Caller | None) -> Rou
                 group=m.group_label,
                 block=m.block,
                 bracket_slot=m.bracket_slot,
+                bracket=Bracket(m.bracket),
                 is_bye=m.is_bye,
                 entries=[
                     EntrySideOut(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from domain.errors import InvalidInput, RuleViolation
 from domain.scoring.results import Entry, EventResults, PrizeTier, validate_results
@@ -16,7 +18,7 @@ class Award:
     prize: str
     entry: Entry
     group: str | None
-    rank: int | None  # the standing rank for a top-N award; tier prizes have none
+    rank: int  # the standing rank for a top-N award; for a tier prize, 1 + the entries of better tiers
 
 
 def top_n_awards(standings: GroupStandings, *, n: int, prize: str) -> tuple[Award, ...]:
@@ -42,8 +44,10 @@ def top_n_awards(standings: GroupStandings, *, n: int, prize: str) -> tuple[Awar
 def tier_awards(results: EventResults, tiers: Sequence[PrizeTier]) -> tuple[Award, ...]:
     """Prizes by the knockout round each entry won or lost, tier by tier, group by group.
 
-    Seed 003 §十: round-3 winners first prize, round-3 losers second, round-2 losers third. An entry
-    takes the first tier it meets only; live games never count.
+    Seed 003 §十: round-3 winners first prize, round-3 losers second, round-2 losers third; seed 004
+    掼蛋 §1: the final's winner and loser, then the third-place match's. An entry takes the first
+    tier it meets only; live games never count. A tier's entries share the rank after every entry
+    of the better tiers of their group.
     """
     validate_results(results)
     if not tiers:
@@ -59,7 +63,12 @@ def tier_awards(results: EventResults, tiers: Sequence[PrizeTier]) -> tuple[Awar
             entry.entry_id,
         ),
     )
-    return tuple(
-        Award(prize=tiers[placed[entry.entry_id]].name, entry=entry, group=entry.group, rank=None)
-        for entry in ordered
-    )
+    awards = []
+    for group, members in groupby(ordered, key=lambda entry: entry.group):
+        in_group = list(members)
+        per_tier = Counter(placed[entry.entry_id] for entry in in_group)
+        for entry in in_group:
+            tier = placed[entry.entry_id]
+            rank = 1 + sum(count for index, count in per_tier.items() if index < tier)
+            awards.append(Award(prize=tiers[tier].name, entry=entry, group=group, rank=rank))
+    return tuple(awards)

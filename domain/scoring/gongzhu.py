@@ -64,7 +64,7 @@ def _seats(players: Iterable[int]) -> list[str]:
 
 
 def outcome(table: rules_gongzhu.GongzhuStanding, *, hands: int) -> dict[str, Any]:
-    """The outcome document: ``points`` by seat is what the next round's draw reads (top two)."""
+    """The outcome document: ``ranking`` (seats best first) is what the next round's draw reads."""
     return {
         "points": {seat.value: total for seat, total in zip(SEATS, table.totals, strict=True)},
         "ranking": _seats(table.ranking),

@@ -19,28 +19,28 @@ from domain.scoring.models import HandEdit, HandIn, TableGameOut, TableOrderIn
 from storage.tables import GongzhuHand
 
 
-def _open_table(session: Session, game_id: int, *, action: str) -> scoring_service._Game:
-    ctx = scoring_service._load(session, game_id, lock=True)
+def _open_table(session: Session, game_id: int, *, action: str) -> scoring_service.LoadedGame:
+    ctx = scoring_service.load_game(session, game_id, lock=True)
     if ctx.rules.discipline is not Discipline.GONGZHU:
         raise RuleViolation(
             f"game {game_id} is {ctx.rules.discipline.value}, not Gongzhu: it has no hands",
             rule="not-a-gongzhu-game",
         )
-    scoring_service._require_open(ctx, action=action)
+    scoring_service.require_open(ctx, action=action)
     return ctx
 
 
-def _view(ctx: scoring_service._Game) -> TableGameOut:
+def _view(ctx: scoring_service.LoadedGame) -> TableGameOut:
     return gongzhu.table_out(ctx.game, ctx.result, ctx.hands, ctx.rules)
 
 
-def _stored_hand(ctx: scoring_service._Game, hand_no: int) -> dict[str, object]:
+def _stored_hand(ctx: scoring_service.LoadedGame, hand_no: int) -> dict[str, object]:
     table = gongzhu.standing(ctx.hands, ctx.rules, referee_order=None)
     hand = ctx.hands[hand_no - 1]
     return gongzhu.hand_out(hand, table.totals_after[hand_no - 1]).model_dump(mode="json")
 
 
-def _snapshot(ctx: scoring_service._Game) -> dict[str, object]:
+def _snapshot(ctx: scoring_service.LoadedGame) -> dict[str, object]:
     return dict(ctx.result.outcome)
 
 
@@ -88,8 +88,8 @@ def post_hand(
     before_outcome = _snapshot(ctx)
     ctx.hands.append(hand)
     repository.add(session, hand)
-    scoring_service._settle(session, ctx, now=now)
-    scoring_service._audit(
+    scoring_service.settle(session, ctx, now=now)
+    scoring_service.audit(
         session,
         ctx,
         action="hand-posted",
@@ -135,8 +135,8 @@ def edit_hand(
     hand.version += 1
     ctx.result.reported = None
     repository.add(session, hand)
-    scoring_service._settle(session, ctx, now=now)
-    scoring_service._audit(
+    scoring_service.settle(session, ctx, now=now)
+    scoring_service.audit(
         session,
         ctx,
         action="hand-edited",
@@ -159,8 +159,8 @@ def order_table(
     gongzhu.standing(ctx.hands, ctx.rules, referee_order=ranking)  # the rules check the order
     before = _snapshot(ctx)
     ctx.result.reported = {"ranking": ranking, "reason": posted.reason}
-    scoring_service._settle(session, ctx, now=now)
-    scoring_service._audit(
+    scoring_service.settle(session, ctx, now=now)
+    scoring_service.audit(
         session,
         ctx,
         action="table-ordered",

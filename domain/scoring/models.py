@@ -227,7 +227,9 @@ class ScorerTokenOut(BaseModel):
     table_no: int | None
     token: str
     expires_at: datetime
-    url_path: str = Field(description="the form's link: append it to the service's address")
+    url_path: str = Field(
+        description="the phone scoring form's link (/score/{game_id}?token=…): append it to the service's address"
+    )
 
 
 class TieOut(BaseModel):
@@ -275,7 +277,7 @@ class AwardOut(BaseModel):
     entry_name: str
     branch: str
     group: str | None
-    rank: int | None
+    rank: int = Field(description="top N: the standing rank; a prize tier: 1 + the entries of better tiers")
 
 
 class AwardsOut(BaseModel):

@@ -157,6 +157,7 @@ class MatchSide:
     entry_id: int
     position: int
     side: str | None
+    bracket: str
 
 
 def stage_match_sides(session: Session, event_id: int, stage: str) -> list[MatchSide]:
@@ -169,6 +170,7 @@ def stage_match_sides(session: Session, event_id: int, stage: str) -> list[Match
             col(MatchEntry.entry_id),
             col(MatchEntry.position),
             col(MatchEntry.side),
+            col(Match.bracket),
         )
         .join(Round, col(Round.id) == Match.round_id)
         .join(MatchEntry, col(MatchEntry.match_id) == Match.id)
@@ -183,8 +185,9 @@ def stage_match_sides(session: Session, event_id: int, stage: str) -> list[Match
             entry_id=entry_id,
             position=position,
             side=side,
+            bracket=bracket,
         )
-        for match_id, round_no, group, is_bye, entry_id, position, side in rows
+        for match_id, round_no, group, is_bye, entry_id, position, side, bracket in rows
         if match_id is not None
     ]
 

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from domain.errors import Conflict, InvalidInput
+from domain.events.models import Bracket
 
 LEVEL_MIN = 2
 LEVEL_MAX = 14  # A; passing A is a points matter (15), not a level
-MAIN_BRACKET = "main"
+MAIN_BRACKET: str = Bracket.MAIN
 
 Outcome = Literal["winners", "losers"]
 

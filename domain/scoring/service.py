@@ -167,7 +167,7 @@ def round_scorer_tokens(session: Session, round_id: int, *, secret: str) -> list
                 table_no=game.table_no,
                 token=token,
                 expires_at=expires_at,
-                url_path=f"/api/v1/games/{game.id}?token={token}",
+                url_path=f"/score/{game.id}?token={token}",  # the phone form (api/pages)
             )
         )
     return tokens
@@ -188,7 +188,9 @@ def _game(session: Session, game_id: int, *, lock: bool = False) -> Game:
 
 
 @dataclass(slots=True)
-class _Game:
+class LoadedGame:
+    """A game with everything its verdict is judged from; shared by the deal and hand services."""
+
     game: Game
     event: Event
     rules: RuleSet
@@ -203,7 +205,8 @@ class _Game:
         return self.game.id
 
 
-def _load(session: Session, game_id: int, *, lock: bool) -> _Game:
+def load_game(session: Session, game_id: int, *, lock: bool) -> LoadedGame:
+    """The game and its records; ``lock`` takes the row lock a change needs."""
     game = _game(session, game_id, lock=lock)
     event = _event(session, game.event_id)
     result = repository.result_of(session, game_id)
@@ -211,7 +214,7 @@ def _load(session: Session, game_id: int, *, lock: bool) -> _Game:
         assert game.id is not None
         result = ResultRow(game_id=game.id, event_id=game.event_id, outcome={}, updated_at=game.created_at)
     rules = events_service.event_rules(event)
-    return _Game(
+    return LoadedGame(
         game=game,
         event=event,
         rules=rules,
@@ -227,7 +230,7 @@ def _penalty_records(penalties: Sequence[Penalty]) -> list[PenaltyRecord]:
 
 
 def _verdict(
-    ctx: _Game,
+    ctx: LoadedGame,
     *,
     deals: Sequence[DealResult] | None = None,
     penalties: Sequence[PenaltyRecord] | None = None,
@@ -266,7 +269,7 @@ def _snapshot(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def _settle(session: Session, ctx: _Game, *, now: datetime, clear_confirmations: bool = True) -> Verdict:
+def settle(session: Session, ctx: LoadedGame, *, now: datetime, clear_confirmations: bool = True) -> Verdict:
     """Re-judge the game from its records, store the verdict and bump the results version."""
     verdict = _verdict(ctx)
     result = ctx.result
@@ -291,9 +294,9 @@ def _settle(session: Session, ctx: _Game, *, now: datetime, clear_confirmations:
     return verdict
 
 
-def _audit(
+def audit(
     session: Session,
-    ctx: _Game,
+    ctx: LoadedGame,
     *,
     action: str,
     actor: Actor,
@@ -302,6 +305,7 @@ def _audit(
     after: dict[str, Any] | None,
     reason: str = "",
 ) -> None:
+    """One audit row for a change to the game, in the same transaction."""
     repository.add(
         session,
         AuditEntry(
@@ -318,7 +322,8 @@ def _audit(
     )
 
 
-def _require_open(ctx: _Game, *, action: str) -> None:
+def require_open(ctx: LoadedGame, *, action: str) -> None:
+    """Refuse ``action`` on a final game: only a referee's correction changes it."""
     if ctx.result.final_at is not None:
         raise Conflict(
             f"game {ctx.game_id} is final (both sides confirmed); {action} needs a referee's correction "
@@ -327,7 +332,7 @@ def _require_open(ctx: _Game, *, action: str) -> None:
         )
 
 
-def _require_guandan(ctx: _Game) -> None:
+def _require_guandan(ctx: LoadedGame) -> None:
     if ctx.rules.discipline is not Discipline.GUANDAN:
         raise RuleViolation(
             f"game {ctx.game_id} is {ctx.rules.discipline.value}, not Guandan: it has no deals",
@@ -374,7 +379,7 @@ def _deal_out(deal: Deal, trajectory: Trajectory) -> DealOut:
     )
 
 
-def _game_out(session: Session, ctx: _Game, verdict: Verdict) -> GameOut:
+def _game_out(session: Session, ctx: LoadedGame, verdict: Verdict) -> GameOut:
     game, result, trajectory, outcome = ctx.game, ctx.result, verdict.trajectory, verdict.outcome
     entries: dict[Side, tuple[int | None, str | None]] = {}
     for position, (match_entry, entry) in enumerate(repository.sides_of(session, game.match_id), start=1):
@@ -438,7 +443,7 @@ def _game_out(session: Session, ctx: _Game, verdict: Verdict) -> GameOut:
     )
 
 
-def _view(session: Session, ctx: _Game, verdict: Verdict) -> GameOut | TableGameOut:
+def _view(session: Session, ctx: LoadedGame, verdict: Verdict) -> GameOut | TableGameOut:
     if ctx.rules.discipline is Discipline.GONGZHU:
         return gongzhu.table_out(ctx.game, ctx.result, ctx.hands, ctx.rules)
     return _game_out(session, ctx, verdict)
@@ -446,13 +451,13 @@ def _view(session: Session, ctx: _Game, verdict: Verdict) -> GameOut | TableGame
 
 def get_game(session: Session, game_id: int) -> GameOut:
     """The public view of a game: seats with names, levels, declarer, deals, state."""
-    ctx = _load(session, game_id, lock=False)
+    ctx = load_game(session, game_id, lock=False)
     return _game_out(session, ctx, _verdict(ctx))
 
 
 def game_view(session: Session, game_id: int) -> GameOut | TableGameOut:
     """``get_game``, or a Gongzhu table's hands and totals."""
-    ctx = _load(session, game_id, lock=False)
+    ctx = load_game(session, game_id, lock=False)
     return _view(session, ctx, _verdict(ctx))
 
 
@@ -460,7 +465,7 @@ def game_view(session: Session, game_id: int) -> GameOut | TableGameOut:
 
 
 def _tribute(
-    ctx: _Game, tribute: TributeIn | None, *, deal_no: int, previous: Trajectory
+    ctx: LoadedGame, tribute: TributeIn | None, *, deal_no: int, previous: Trajectory
 ) -> dict[str, Any] | None:
     """Check a recorded tribute against the previous deal (seed 000 附件 三); stored as given."""
     if tribute is None:
@@ -502,7 +507,7 @@ def _same_deal(stored: Deal, posted: DealIn) -> bool:
 
 
 def _new_penalties(
-    ctx: _Game, penalties: Sequence[PenaltyIn], *, actor: Actor, now: datetime, default_deal: int | None
+    ctx: LoadedGame, penalties: Sequence[PenaltyIn], *, actor: Actor, now: datetime, default_deal: int | None
 ) -> list[Penalty]:
     if penalties and not actor.referee:
         raise Forbidden(
@@ -528,9 +533,9 @@ def post_deal(session: Session, game_id: int, posted: DealIn, *, actor: Actor, n
     """Record the next deal (逐副). The same deal posted again with the same content answers the
     stored deal (a retry without an Idempotency-Key); different content for a stored number is a
     Conflict carrying the stored deal."""
-    ctx = _load(session, game_id, lock=True)
+    ctx = load_game(session, game_id, lock=True)
     _require_guandan(ctx)
-    _require_open(ctx, action="a new deal")
+    require_open(ctx, action="a new deal")
     if ctx.result.reported:
         raise Conflict(
             f"game {game_id} was scored by its final result; it takes no deals", rule="final-result-recorded"
@@ -579,8 +584,8 @@ def post_deal(session: Session, game_id: int, posted: DealIn, *, actor: Actor, n
     ctx.penalties.extend(penalties)
     _verdict(ctx)  # the rules refuse a deal they cannot take (after time, after passing A)
     repository.add(session, deal, *penalties)
-    verdict = _settle(session, ctx, now=now)
-    _audit(
+    verdict = settle(session, ctx, now=now)
+    audit(
         session,
         ctx,
         action="deal-posted",
@@ -619,7 +624,7 @@ def parse_if_match(if_match: str | None) -> int:
 
 def _change_deal(
     session: Session,
-    ctx: _Game,
+    ctx: LoadedGame,
     deal_no: int,
     *,
     finish_order: Sequence[Seat],
@@ -643,7 +648,7 @@ def _change_deal(
     deal.version += 1
     deal.updated_at = now
     repository.add(session, deal)
-    return deal, before, _settle(session, ctx, now=now)
+    return deal, before, settle(session, ctx, now=now)
 
 
 def edit_deal(
@@ -658,9 +663,9 @@ def edit_deal(
 ) -> DealAnswer:
     """Change a deal before the result is final; a stale If-Match is refused, never applied."""
     expected = parse_if_match(if_match)
-    ctx = _load(session, game_id, lock=True)
+    ctx = load_game(session, game_id, lock=True)
     _require_guandan(ctx)
-    _require_open(ctx, action="an edit")
+    require_open(ctx, action="an edit")
     if 1 <= deal_no <= len(ctx.deals) and ctx.deals[deal_no - 1].version != expected:
         stored = ctx.deals[deal_no - 1]
         raise Conflict(
@@ -673,7 +678,7 @@ def edit_deal(
     deal, before, verdict = _change_deal(
         session, ctx, deal_no, finish_order=edit.finish_order, tribute=edit.tribute, note=edit.note, now=now
     )
-    _audit(
+    audit(
         session,
         ctx,
         action="deal-edited",
@@ -695,16 +700,16 @@ def _record(
     action: str,
     actor: Actor,
     now: datetime,
-    change: Callable[[_Game], None],
+    change: Callable[[LoadedGame], None],
     reason: str = "",
 ) -> GameOut:
     """Apply ``change`` to an open game, let the rules judge it, store, audit."""
-    ctx = _load(session, game_id, lock=True)
-    _require_open(ctx, action=action.replace("-", " "))
+    ctx = load_game(session, game_id, lock=True)
+    require_open(ctx, action=action.replace("-", " "))
     before = _snapshot(_verdict(ctx))
     change(ctx)
-    verdict = _settle(session, ctx, now=now)
-    _audit(
+    verdict = settle(session, ctx, now=now)
+    audit(
         session,
         ctx,
         action=action,
@@ -721,7 +726,7 @@ def time_up(session: Session, game_id: int, posted: TimeUpIn, *, actor: Actor, n
     """Time ran out; the winner follows the rule set (higher level, first to reach, declarer,
     one more deal)."""
 
-    def change(ctx: _Game) -> None:
+    def change(ctx: LoadedGame) -> None:
         _require_guandan(ctx)
         if ctx.result.time_up_after is not None and not actor.referee:
             raise Conflict(
@@ -741,7 +746,7 @@ def final_result(
 ) -> GameOut:
     """The levels reached, for events whose rules do not require every deal."""
 
-    def change(ctx: _Game) -> None:
+    def change(ctx: LoadedGame) -> None:
         _require_guandan(ctx)
         if ctx.rules.per_deal_record_required:
             raise RuleViolation(
@@ -771,7 +776,7 @@ def forfeit(session: Session, game_id: int, posted: ForfeitIn, *, actor: Actor, 
     """A forfeit (late arrival, substitution, absence) with the rule set's points (15:2, 14:0)."""
     require_referee(actor, action="a forfeit")
 
-    def change(ctx: _Game) -> None:
+    def change(ctx: LoadedGame) -> None:
         ctx.result.forfeit_side = posted.forfeiting.value
         ctx.result.forfeit_reason = posted.reason.value
 
@@ -792,7 +797,7 @@ def record_penalty(
     """A warning, foul or missed report; the rule set's thresholds may lose the game."""
     require_referee(actor, action="a penalty")
 
-    def change(ctx: _Game) -> None:
+    def change(ctx: LoadedGame) -> None:
         added = _new_penalties(ctx, [posted], actor=actor, now=now, default_deal=len(ctx.deals) or None)
         ctx.penalties.extend(added)
         repository.add(session, *added)
@@ -807,7 +812,7 @@ def record_match_game(
 ) -> GameOut:
     """One game of a chess/Go best-of-N match (seed 004 §三.1); the match ends when decided."""
 
-    def change(ctx: _Game) -> None:
+    def change(ctx: LoadedGame) -> None:
         if ctx.rules.discipline not in (Discipline.XIANGQI, Discipline.GO):
             raise RuleViolation(
                 f"game {game_id} is {ctx.rules.discipline.value}: it has no match games",
@@ -830,7 +835,7 @@ def confirm(
     session: Session, game_id: int, posted: ConfirmationIn, *, actor: Actor, now: datetime
 ) -> GameOut | TableGameOut:
     """One side confirms the ended game; once both have, the result is final (seed 000 §九.4)."""
-    ctx = _load(session, game_id, lock=True)
+    ctx = load_game(session, game_id, lock=True)
     if ctx.result.state == GameState.IN_PLAY.value or not ctx.result.outcome:
         raise Conflict(
             f"game {game_id} is still in play; a side confirms the result once it has ended",
@@ -846,10 +851,10 @@ def confirm(
     became_final = bool(result.confirmed_a_at and result.confirmed_b_at and result.final_at is None)
     if became_final:
         result.final_at = now
-    verdict = _settle(session, ctx, now=now, clear_confirmations=False)
+    verdict = settle(session, ctx, now=now, clear_confirmations=False)
     if became_final:
         _announce_final(session, ctx, verdict, now=now)
-    _audit(
+    audit(
         session,
         ctx,
         action="confirmation",
@@ -864,7 +869,7 @@ def confirm(
 # --- announcements (webhooks, queued in the same transaction) ----------------------------------
 
 
-def _announce_final(session: Session, ctx: _Game, verdict: Verdict, *, now: datetime) -> None:
+def _announce_final(session: Session, ctx: LoadedGame, verdict: Verdict, *, now: datetime) -> None:
     """A result became final, or a final one was corrected: its figures, then the standings."""
     webhooks_service.emit(
         session,
@@ -885,7 +890,7 @@ def _announce_final(session: Session, ctx: _Game, verdict: Verdict, *, now: date
     _announce_standings(session, ctx, now=now)
 
 
-def _announce_standings(session: Session, ctx: _Game, *, now: datetime) -> None:
+def _announce_standings(session: Session, ctx: LoadedGame, *, now: datetime) -> None:
     webhooks_service.emit(
         session,
         event_id=ctx.game.event_id,
@@ -901,7 +906,7 @@ def _announce_standings(session: Session, ctx: _Game, *, now: datetime) -> None:
 Window = Literal["before_confirmation", "entry_error", "published_results"]
 
 
-def correction_window(session: Session, ctx: _Game, *, now: datetime) -> tuple[Window, datetime | None]:
+def correction_window(session: Session, ctx: LoadedGame, *, now: datetime) -> tuple[Window, datetime | None]:
     """Which window of seed 000 §十 admits a correction now; WindowClosed outside them all."""
     if ctx.result.final_at is None:
         return "before_confirmation", None
@@ -941,7 +946,7 @@ def correct(
             rule="correction-shape",
             field="deal_no",
         )
-    ctx = _load(session, game_id, lock=True)
+    ctx = load_game(session, game_id, lock=True)
     window, closes = correction_window(session, ctx, now=now)
     round_ = repository.round_(session, ctx.game.round_id)
     assert round_ is not None
@@ -959,14 +964,14 @@ def correct(
             raise InvalidInput(
                 "the corrected levels decide nothing", rule="final-result-undecided", field="final_result"
             )
-        verdict = _settle(session, ctx, now=now, clear_confirmations=False)
+        verdict = settle(session, ctx, now=now, clear_confirmations=False)
     else:
         assert posted.deal_no is not None
         assert posted.finish_order is not None
         _, _, verdict = _change_deal(
             session, ctx, posted.deal_no, finish_order=posted.finish_order, tribute=None, note=None, now=now
         )
-    _audit(
+    audit(
         session,
         ctx,
         action="correction",
@@ -1042,9 +1047,11 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
     sides = repository.stage_match_sides(session, event.id, stage) if stage else []
     groups: dict[int, str | None] = {}
     by_match: dict[int, dict[Side, int]] = {}
+    brackets: dict[int, str] = {}
     byes: list[tuple[int, int, str | None]] = []
     for side in sides:
         groups.setdefault(side.entry_id, side.group)
+        brackets[side.match_id] = side.bracket
         label = Side(side.side) if side.side else (Side.NS if side.position == 1 else Side.EW)
         by_match.setdefault(side.match_id, {})[label] = side.entry_id
         if side.is_bye:
@@ -1081,6 +1088,7 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
                 final=row.state == GameState.FINAL.value,
                 forfeit=row.forfeit_side is not None,
                 pair_no=row.game_no,
+                bracket=brackets[row.match_id],
             )
         )
     # a bye scores as a won forfeit (the entry advances / is not punished for the odd count)
@@ -1133,7 +1141,8 @@ def _deans_playing(
 
 def _tiers(config: EventConfig) -> tuple[PrizeTier, ...]:
     return tuple(
-        PrizeTier(name=tier.name, round_no=tier.round, outcome=tier.result) for tier in config.awards.tiers
+        PrizeTier(name=tier.name, round_no=tier.round, outcome=tier.result, bracket=tier.bracket)
+        for tier in config.awards.tiers
     )
 
 

@@ -85,6 +85,7 @@ def upgrade() -> None:
         sa.Column("group_label", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True),
         sa.Column("block", sa.Integer(), nullable=True),
         sa.Column("bracket_slot", sa.Integer(), nullable=True),
+        sa.Column("bracket", sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
         sa.Column("is_bye", sa.Boolean(), nullable=False),
         sa.Column("winner_entry_id", sa.Integer(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),

@@ -81,6 +81,7 @@ class Match(SQLModel, table=True):
     group_label: str | None = Field(default=None, max_length=16)
     block: int | None = Field(default=None, description="seat block (区) of a team match")
     bracket_slot: int | None = Field(default=None)
+    bracket: str = Field(default="main", max_length=16, description="knockout: main or third_place")
     is_bye: bool = Field(default=False)
     winner_entry_id: int | None = Field(default=None, foreign_key="entry.id")
     created_at: datetime = when()

@@ -102,12 +102,20 @@ def event_bodies() -> dict[str, dict[str, Any]]:
             "entry_kind": "pair",
             "format": "knockout",
             "preset": "hlju-2016",
-            # 掼蛋 §1: 淘汰制 … 最后角逐一、二、三、四名
+            # 掼蛋 §1: 淘汰制 … 最后角逐一、二、三、四名: five pairs make a bracket of 8, three rounds; the
+            # final gives 1st and 2nd, the third-place match beside it 3rd and 4th
             "config": {
                 "quota": quota(1),
                 "third_place_match": True,
                 "round_times": GUANDAN_ROUND_TIMES,
-                "awards": {"top_n": 4},
+                "awards": {
+                    "tiers": [
+                        {"name": "第一名", "round": 3, "result": "winners"},
+                        {"name": "第二名", "round": 3, "result": "losers"},
+                        {"name": "第三名", "round": 3, "result": "winners", "bracket": "third_place"},
+                        {"name": "第四名", "round": 3, "result": "losers", "bracket": "third_place"},
+                    ]
+                },
             },
             **WINDOW,
         },

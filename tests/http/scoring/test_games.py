@@ -192,6 +192,20 @@ def test_a_token_acts_for_its_own_game_only(
     assert_problem(_post(client, table, one, 1, "NSEW"), 401, "scorer-token-expired")
 
 
+def test_a_scorer_token_links_the_phone_form_of_its_game(
+    app: FastAPI, client: TestClient, make_key: Callable[..., str], clock: Clock
+) -> None:
+    table = _table(app, client, make_key, preset_name="nsi-2023")
+    (game_id,) = table.game_ids
+    (row,) = client.get(
+        f"/api/v1/rounds/{table.round_id}/scorer-tokens", headers=bearer(table.referee)
+    ).json()
+    assert row["url_path"] == f"/score/{game_id}?token={table.tokens[game_id]}"
+    form = client.get(row["url_path"])
+    assert form.status_code == 200, form.text
+    assert form.headers["content-type"].startswith("text/html")
+
+
 def _final_game(client: TestClient, table: Table, game_id: int) -> None:
     assert _post(client, table, game_id, 1, "NEWS").status_code == 201  # type: ignore[attr-defined]
     headers = bearer(table.tokens[game_id])

@@ -204,3 +204,27 @@ def test_round_two_seats_the_top_two_of_each_table_and_the_byes(round1: Round1) 
     assert len(started["tables"]) == 1 and len(byes) == 2
     # the standings after round 1: the byes and the top two reached round 2, the others stayed in 1
     assert {entry for entry, mark in reached.items() if mark == 2} == through | round1.byes
+
+
+def test_round_two_seats_whom_the_referee_ordered_above_a_tie_at_the_cut(round1: Round1) -> None:
+    up, down = round1.tables
+    _play(round1, up["game_id"], TIED, hands=5, exposed=["CT"])  # S and W level on +500 behind N
+    url = f"/api/v1/games/{up['game_id']}/table-order"
+    ordered = round1.driver.client.post(
+        url, json={"ranking": list("NWSE"), "reason": "lot"}, headers=round1.driver.referee
+    )
+    assert ordered.json()["advancing"] == ["N", "W"], ordered.text
+    _play(round1, down["game_id"], TO_MINUS, hands=5, exposed=["SQ"])  # N and W go on
+    for table in (up, down):
+        assert _confirm(round1, table["game_id"]).json()["state"] == "final"
+    driver, event_id = round1.driver, round1.event_id
+    driver.finish_round(event_id, 1)
+    driver.at("2016-03-24T13:50")
+    driver.generate_round(event_id, 2)
+    driver.publish_round(event_id, 2)
+    started = driver.start_round(event_id, 2)
+    seated = {t["seats"][seat]["entry_id"] for t in started["tables"] for seat in "NESW"}
+    byes = {m["entries"][0]["entry_id"] for m in started["matches"] if m["is_bye"]}
+    through = {table["seats"][seat]["entry_id"] for table in (up, down) for seat in "NW"}
+    assert seated | byes == through | round1.byes
+    assert up["seats"]["S"]["entry_id"] not in seated | byes  # level with W, ordered below it

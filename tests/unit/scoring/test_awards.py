@@ -180,6 +180,74 @@ def test_placement_without_tiers_ranks_by_round_reached_and_a_third_place_match(
     assert [(r.rank, r.entry.entry_id) for r in by_round.rows] == [(1, "a"), (2, "d"), (3, "b"), (3, "c")]
 
 
+SEED_004_PLACES = (
+    PrizeTier(name="第一名", round_no=3, outcome="winners"),
+    PrizeTier(name="第二名", round_no=3, outcome="losers"),
+    PrizeTier(name="第三名", round_no=3, outcome="winners", bracket="third_place"),
+    PrizeTier(name="第四名", round_no=3, outcome="losers", bracket="third_place"),
+)
+
+
+def eight_pair_bracket() -> EventResults:
+    """p1..p8 by slot: p1, p4, p6, p7 win round 1; p4 and p7 the semi-finals; p7 the final; the
+    semi-final losers p1 and p6 meet for third place, which p6 wins."""
+    third_place = GameResult(
+        round_no=3,
+        side_one="p1",
+        side_two="p6",
+        points_one=9,
+        points_two=13,
+        winner="p6",
+        bracket="third_place",
+    )
+    games = (
+        game(1, "p1", "p2", (13, 5)),
+        game(1, "p3", "p4", (6, 12)),
+        game(1, "p5", "p6", (8, 14)),
+        game(1, "p7", "p8", (15, 4)),
+        game(2, "p1", "p4", (7, 11)),
+        game(2, "p6", "p7", (10, 12)),
+        game(3, "p4", "p7", (9, 15)),
+        third_place,
+    )
+    return EventResults(entries=entries([f"p{k}" for k in range(1, 9)]), games=games)
+
+
+def test_the_final_gives_first_and_second_and_the_third_place_match_third_and_fourth() -> None:
+    # seed 004 掼蛋 §1: 逐局淘汰，最后角逐一、二、三、四名
+    results = eight_pair_bracket()
+    (table,) = compute_standings(results, scheme="placement", chain=[], tiers=SEED_004_PLACES)
+    assert [(r.rank, r.entry.entry_id) for r in table.rows] == [
+        (1, "p7"),
+        (2, "p4"),
+        (3, "p6"),
+        (4, "p1"),
+        (5, "p2"),
+        (5, "p3"),
+        (5, "p5"),
+        (5, "p8"),
+    ]
+    # the third-place match is no main-draw round: its winner reached the semi-finals, not beyond
+    assert {r.entry.entry_id: r.figures["round_reached"] for r in table.rows[:4]} == {
+        "p7": 4,
+        "p4": 3,
+        "p6": 2,
+        "p1": 2,
+    }
+    assert [(a.rank, a.prize, a.entry.entry_id) for a in tier_awards(results, SEED_004_PLACES)] == [
+        (1, "第一名", "p7"),
+        (2, "第二名", "p4"),
+        (3, "第三名", "p6"),
+        (4, "第四名", "p1"),
+    ]
+
+
+def test_tier_prizes_rank_after_every_entry_of_the_better_tiers() -> None:
+    # seed 003 §十 over seven pairs: one first prize, one second, two third
+    awarded = tier_awards(knockout_results(), SEED_003_TIERS)
+    assert [(a.rank, a.entry.entry_id) for a in awarded] == [(1, "p7"), (2, "p2"), (3, "p3"), (3, "p6")]
+
+
 def test_top_n_needs_a_positive_count_and_tiers_must_be_given() -> None:
     (table,) = compute_standings(knockout_results(), scheme="placement", chain=[])
     with pytest.raises(InvalidInput):
