@@ -220,3 +220,10 @@ def _group_draw(groups: Sequence[Group], by_id: Mapping[str, Entrant]) -> GroupD
         groups=tuple(groups),
         same_branch=tuple(s for g in groups for s in shared_branches(g.name, g.entry_ids, by_id)),
     )
+
+
+def lot_numbers(entry_ids: Sequence[str], seed: str) -> dict[str, int]:
+    """Lots that settle a tie nothing else separates (seed 000 附件 §七.2 抽签决定名次), drawn from
+    the event's revealed draw seed under its own label, so anyone can rerun them: 1 ranks first."""
+    order = DrawStream(f"{seed}:lots", sorted(entry_ids)).shuffle(sorted(entry_ids))
+    return {entry_id: number for number, entry_id in enumerate(order, start=1)}

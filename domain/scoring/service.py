@@ -37,6 +37,8 @@ from domain.rules.levels import DealResult, Seat, Side, Trajectory
 from domain.rules.ruleset import ACE, Discipline, RuleSet
 from domain.rules.timeup import GameStatus
 from domain.rules.tribute import settle_tribute
+from domain.schedule import draw
+from domain.schedule import service as schedule_service
 from domain.scoring import awards as pure_awards
 from domain.scoring import gongzhu, repository
 from domain.scoring.judge import PenaltyRecord, Verdict, judge, match_verdict
@@ -1119,7 +1121,23 @@ def _event_results(session: Session, event: Event, *, stage: str | None, rules: 
         if stage and tabled
         else ()
     )
-    return EventResults(entries=pure_entries, games=tuple(games), tables=tables, bonus_counts=bonus)
+    return EventResults(
+        entries=pure_entries,
+        games=tuple(games),
+        tables=tables,
+        bonus_counts=bonus,
+        lots=_drawn_lots(session, event.id, [entry.entry_id for entry in pure_entries]),
+    )
+
+
+def _drawn_lots(session: Session, event_id: int, entry_ids: list[str]) -> dict[str, int]:
+    """The tie lots, from the main draw's revealed seed; none while the draw is physical or unmade
+    (the ranking then shares the place and says the lot is not yet drawn)."""
+    try:
+        seed = schedule_service.get_draw(session, event_id).seed
+    except NotFound:
+        return {}
+    return draw.lot_numbers(entry_ids, seed) if seed else {}
 
 
 def _deans_playing(

@@ -133,3 +133,16 @@ def test_duplicate_entry_ids_are_refused():
     with pytest.raises(InvalidInput) as caught:
         draw_order([Entrant("a"), Entrant("a")], "s")
     assert caught.value.rule == "duplicate-entry"
+
+
+def test_tie_lots_are_a_reproducible_permutation_apart_from_the_draw_order() -> None:
+    from domain.schedule.draw import lot_numbers
+
+    ids = [str(n) for n in range(1, 17)]
+    seed = "a3" * 32
+    lots = lot_numbers(ids, seed)
+    assert sorted(lots.values()) == list(range(1, 17))
+    assert lot_numbers(list(reversed(ids)), seed) == lots  # only the seed and the set of entries count
+    assert lot_numbers(ids, "b4" * 32) != lots
+    drawn = draw_order([Entrant(entry_id=i) for i in ids], seed)
+    assert [entry for entry, _ in sorted(lots.items(), key=lambda item: item[1])] != list(drawn)
