@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
@@ -109,7 +109,9 @@ def _domain_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
+    """The request's own validation, or a model a service builds from the request's values (a path
+    parameter that strips to nothing, say): either way the caller's input, answered 422."""
+    assert isinstance(exc, RequestValidationError | ValidationError)
     field_errors = [
         FieldError(
             field=_location(err.get("loc", ())), message=str(err.get("msg", "")), type=str(err["type"])
@@ -193,6 +195,7 @@ def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
 def install(app: FastAPI) -> None:
     app.add_exception_handler(errors.DomainError, _domain_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(ValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(OverflowError, _out_of_range)
     app.add_exception_handler(DataError, _out_of_range)

@@ -115,3 +115,16 @@ def test_caller_model_admin_has_every_role() -> None:
     union = Caller(key_id=2, name="union system", role=Role.union)
     assert admin.has_role(Role.referee) and admin.has_role(Role.union)
     assert not union.has_role(Role.referee)
+
+
+def test_a_value_a_service_cannot_read_is_a_422_not_a_500(
+    client: TestClient, make_key: Callable[..., str]
+) -> None:
+    # a staff id in the path that is only white space strips to nothing
+    answer = client.put(
+        "/api/v1/members/%0C",
+        json={"name": "张三", "branch_code": "CS"},
+        headers=bearer(make_key("union")),
+    )
+    body = assert_problem(answer, 422, "request-validation")
+    assert body["errors"]
