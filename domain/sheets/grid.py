@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
@@ -75,19 +76,25 @@ def to_csv(sheet: Sheet) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+def _storable(value: Cell) -> Cell:
+    """XML (inside .xlsx) cannot hold most control characters; a name stored with one (the service
+    keeps names verbatim) is written without them rather than failing the whole download."""
+    return ILLEGAL_CHARACTERS_RE.sub("", value) if isinstance(value, str) else value
+
+
 def to_xlsx(sheet: Sheet) -> bytes:
     book = Workbook()
     page = book.active
     assert page is not None
     page.title = sheet.name.translate(SHEET_NAME_FORBIDDEN)[:SHEET_NAME_MAX] or "Sheet1"
-    page.append([sheet.title])
+    page.append([_storable(sheet.title)])
     page.cell(row=1, column=1).font = Font(bold=True, size=14)
-    page.append(list(sheet.headers))
+    page.append([_storable(header) for header in sheet.headers])
     for cell in page[2]:
         cell.font = Font(bold=True)
         cell.alignment = Alignment(horizontal="center")
     for row in sheet.rows:
-        page.append(list(row))
+        page.append([_storable(value) for value in row])
     page.freeze_panes = "A3"  # the title and header rows stay in view
     for index, width in enumerate(column_widths(sheet), start=1):
         page.column_dimensions[get_column_letter(index)].width = width
