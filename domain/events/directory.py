@@ -27,6 +27,7 @@ from domain.events.schemas import (
     MemberRow,
     RowError,
 )
+from domain.paging import Page, Paged
 from storage.tables import Branch, Member
 
 MEMBER_FIELDS = ("name", "branch_id", "phone", "is_union_member", "is_school_leader", "is_dean_or_secretary")
@@ -58,8 +59,8 @@ def member_out(member: Member, branch: Branch) -> MemberOut:
     )
 
 
-def list_branches(session: Session) -> list[BranchOut]:
-    return [branch_out(branch) for branch in repository.all_branches(session)]
+def list_branches(session: Session, *, page: Page) -> Paged[BranchOut]:
+    return repository.branches(session, page=page).map(branch_out)
 
 
 def upsert_branch(session: Session, code: str, data: BranchIn, *, caller: Caller, now: datetime) -> BranchOut:

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import delete, func, insert, update
 from sqlmodel import Session, col, select
 
+from domain.paging import EVERY_ROW, Page, Paged
+from storage.paging import fetch_page
 from storage.tables import (
     Branch,
     Competition,
@@ -56,8 +58,8 @@ def branches_by_id(session: Session, ids: Iterable[int]) -> dict[int, Branch]:
     return found
 
 
-def all_branches(session: Session) -> list[Branch]:
-    return list(session.exec(select(Branch).order_by(col(Branch.code))))
+def branches(session: Session, *, page: Page) -> Paged[Branch]:
+    return fetch_page(session, select(Branch).order_by(col(Branch.code)), page)
 
 
 def member_by_staff_id(session: Session, staff_id: str) -> Member | None:
@@ -99,8 +101,8 @@ def competition(session: Session, competition_id: int) -> Competition | None:
     return session.get(Competition, competition_id)
 
 
-def competitions(session: Session) -> list[Competition]:
-    return list(session.exec(select(Competition).order_by(col(Competition.id))))
+def competitions(session: Session, *, page: Page) -> Paged[Competition]:
+    return fetch_page(session, select(Competition).order_by(col(Competition.id)), page)
 
 
 def events_of(session: Session, competition_ids: Sequence[int]) -> list[Event]:
@@ -158,14 +160,19 @@ def entry(session: Session, entry_id: int) -> Entry | None:
 
 
 def entries_of(
-    session: Session, event_id: int, *, status: str | None = None, branch_id: int | None = None
-) -> list[Entry]:
+    session: Session,
+    event_id: int,
+    *,
+    status: str | None = None,
+    branch_id: int | None = None,
+    page: Page = EVERY_ROW,
+) -> Paged[Entry]:
     query = select(Entry).where(Entry.event_id == event_id)
     if status is not None:
         query = query.where(Entry.status == status)
     if branch_id is not None:
         query = query.where(Entry.branch_id == branch_id)
-    return list(session.exec(query.order_by(col(Entry.id))))
+    return fetch_page(session, query.order_by(col(Entry.id)), page)
 
 
 def entry_names(session: Session, event_id: int) -> set[str]:
@@ -249,8 +256,8 @@ def registration(session: Session, *, event_id: int, member_id: int) -> Registra
 
 
 def registrations_of(
-    session: Session, event_id: int, *, branch_id: int | None = None
-) -> list[tuple[Registration, Member, Branch, int | None]]:
+    session: Session, event_id: int, *, branch_id: int | None, page: Page
+) -> Paged[tuple[Registration, Member, Branch, int | None]]:
     query = (
         select(Registration, Member, Branch, EntryMember.entry_id)
         .join(Member, col(Member.id) == Registration.member_id)
@@ -264,7 +271,7 @@ def registrations_of(
     )
     if branch_id is not None:
         query = query.where(Registration.branch_id == branch_id)
-    return list(session.exec(query.order_by(col(Registration.id))).all())
+    return fetch_page(session, query.order_by(col(Registration.id)), page)
 
 
 # Lineups

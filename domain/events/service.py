@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import ValidationError
@@ -49,6 +50,7 @@ from domain.events.schemas import (
     RosterOut,
 )
 from domain.events.states import EventFacts, PlayLeft, check_transition
+from domain.paging import Page, Paged
 from domain.rules.ruleset import RuleSet, preset, with_overrides
 from domain.webhooks import service as webhooks_service
 from domain.webhooks.models import WebhookKind
@@ -101,12 +103,12 @@ def create_competition(
     return _competition_out(row, [])
 
 
-def list_competitions(session: Session) -> list[CompetitionOut]:
-    rows = repository.competitions(session)
+def list_competitions(session: Session, *, page: Page) -> Paged[CompetitionOut]:
+    rows = repository.competitions(session, page=page)
     events: dict[int, list[Event]] = defaultdict(list)
-    for event in repository.events_of(session, [row.id for row in rows if row.id is not None]):
+    for event in repository.events_of(session, [row.id for row in rows.items if row.id is not None]):
         events[event.competition_id].append(event)
-    return [_competition_out(row, events[row.id or 0]) for row in rows]
+    return rows.map(lambda row: _competition_out(row, events[row.id or 0]))
 
 
 def get_competition(session: Session, competition_id: int) -> CompetitionOut:
@@ -447,15 +449,15 @@ def register_member(
 
 
 def list_registrations(
-    session: Session, event_id: int, *, caller: Caller, branch_code: str | None
-) -> list[RegistrationOut]:
+    session: Session, event_id: int, *, caller: Caller, branch_code: str | None, page: Page
+) -> Paged[RegistrationOut]:
     get_event(session, event_id)
     if branch_code is not None:
         act_for_branch(caller, branch_code)
     code = branch_code or caller.branch_code
     branch_id = _branch(session, code).id if code else None
-    rows = repository.registrations_of(session, event_id, branch_id=branch_id)
-    return [_registration_out(*row) for row in rows]
+    rows = repository.registrations_of(session, event_id, branch_id=branch_id, page=page)
+    return rows.map(lambda row: _registration_out(*row))
 
 
 def _registration_out(
@@ -779,17 +781,22 @@ def entry_view(session: Session, entry_id: int) -> EntryOut:
 
 
 def list_entries(
-    session: Session, event_id: int, *, status: EntryStatus | None = None, branch_code: str | None = None
-) -> list[EntryOut]:
+    session: Session,
+    event_id: int,
+    *,
+    status: EntryStatus | None = None,
+    branch_code: str | None = None,
+    page: Page,
+) -> Paged[EntryOut]:
     get_event(session, event_id)
     branch_id = _branch(session, branch_code).id if branch_code else None
     rows = repository.entries_of(
-        session, event_id, status=status.value if status else None, branch_id=branch_id
+        session, event_id, status=status.value if status else None, branch_id=branch_id, page=page
     )
-    return _entries_out(session, rows)
+    return Paged(items=_entries_out(session, rows.items), total=rows.total)
 
 
-def _entries_out(session: Session, rows: list[Entry]) -> list[EntryOut]:
+def _entries_out(session: Session, rows: Sequence[Entry]) -> list[EntryOut]:
     rosters: dict[int, list[tuple[EntryMember, Member, Branch]]] = defaultdict(list)
     for roster_row in repository.roster_rows(session, [row.id for row in rows if row.id is not None]):
         rosters[roster_row[0].entry_id].append(roster_row)
@@ -847,7 +854,7 @@ def _roster_member(em: EntryMember, member: Member) -> RosterMember:
 
 def confirmed_entries(session: Session, event_id: int) -> list[ConfirmedEntry]:
     """The event's confirmed entries with branch and roster, for the draw and the scoring."""
-    rows = repository.entries_of(session, event_id, status=EntryStatus.CONFIRMED.value)
+    rows = repository.entries_of(session, event_id, status=EntryStatus.CONFIRMED.value).items
     rosters: dict[int, list[RosterMember]] = defaultdict(list)
     for em, member, _ in repository.roster_rows(session, [row.id for row in rows if row.id is not None]):
         rosters[em.entry_id].append(_roster_member(em, member))

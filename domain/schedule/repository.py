@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete
 from sqlmodel import Session, col, select
 
+from domain.paging import EVERY_ROW, Page, Paged
+from storage.paging import fetch_page
 from storage.tables import CheckIn, Draw, Event, Game, GameResult, Match, MatchEntry, Round
 
 FINAL = "final"
@@ -33,12 +35,9 @@ def round_(session: Session, round_id: int) -> Round | None:
     return session.get(Round, round_id)
 
 
-def rounds_of(session: Session, event_id: int) -> list[Round]:
-    return list(
-        session.exec(
-            select(Round).where(Round.event_id == event_id).order_by(col(Round.stage), col(Round.number))
-        )
-    )
+def rounds_of(session: Session, event_id: int, *, page: Page = EVERY_ROW) -> Paged[Round]:
+    query = select(Round).where(Round.event_id == event_id)
+    return fetch_page(session, query.order_by(col(Round.stage), col(Round.number), col(Round.id)), page)
 
 
 def matches_of(session: Session, round_id: int) -> list[Match]:

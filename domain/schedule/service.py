@@ -20,6 +20,7 @@ from domain.access.models import Caller, Role
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound, RuleViolation
 from domain.events import service as events_service
 from domain.events.models import Bracket, EventConfig, EventState
+from domain.paging import EVERY_ROW, Page, Paged
 from domain.schedule import draw, gongzhu_tables, plan, repository, roundrobin, swiss
 from domain.schedule.entrants import Group
 from domain.schedule.models import (
@@ -167,7 +168,7 @@ def _final_draw(
     """Seed 004 §三.1: once every group round is played and its results are final, the top
     ``advance_per_group`` of each group by the group standings, numbered by the new lot."""
     assert event.id is not None
-    rounds = [r for r in repository.rounds_of(session, event.id) if r.stage == MAIN]
+    rounds = [r for r in repository.rounds_of(session, event.id).items if r.stage == MAIN]
     unplayed = [r.number for r in rounds if r.state != RoundState.FINISHED.value]
     if not any((r.report or {}).get("ends_stage") for r in rounds) or unplayed:
         raise Conflict(
@@ -889,9 +890,9 @@ def round_by_number(session: Session, event_id: int, number: int, *, stage: Stag
 # Views ----------------------------------------------------------------------------------------
 
 
-def list_rounds(session: Session, event_id: int) -> list[RoundSummary]:
+def list_rounds(session: Session, event_id: int, *, page: Page = EVERY_ROW) -> Paged[RoundSummary]:
     events_service.get_event(session, event_id)
-    return [_summary(row) for row in repository.rounds_of(session, event_id)]
+    return repository.rounds_of(session, event_id, page=page).map(_summary)
 
 
 def _summary(row: Round) -> RoundSummary:

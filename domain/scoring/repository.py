@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import select as columns
 from sqlmodel import Session, col, select
 
+from domain.paging import Page, Paged
+from storage.paging import fetch_page
 from storage.tables import (
     AuditEntry,
     Deal,
@@ -55,14 +57,9 @@ def penalties_of(session: Session, game_id: int) -> list[Penalty]:
     return list(session.exec(select(Penalty).where(Penalty.game_id == game_id).order_by(col(Penalty.id))))
 
 
-def audit_of(session: Session, game_id: int) -> list[AuditEntry]:
-    return list(
-        session.exec(
-            select(AuditEntry)
-            .where(AuditEntry.entity == "game", AuditEntry.entity_id == game_id)
-            .order_by(col(AuditEntry.id))
-        )
-    )
+def audit_of(session: Session, game_id: int, *, page: Page) -> Paged[AuditEntry]:
+    query = select(AuditEntry).where(AuditEntry.entity == "game", AuditEntry.entity_id == game_id)
+    return fetch_page(session, query.order_by(col(AuditEntry.id)), page)
 
 
 def sides_of(session: Session, match_id: int) -> list[tuple[MatchEntry, Entry]]:

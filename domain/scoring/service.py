@@ -31,6 +31,7 @@ from domain.errors import (
 )
 from domain.events import service as events_service
 from domain.events.models import EventConfig, EventState
+from domain.paging import Page, Paged
 from domain.rules import service as rules_service
 from domain.rules.cards import parse_card
 from domain.rules.levels import DealResult, Seat, Side, Trajectory
@@ -1023,11 +1024,11 @@ def _moves(before: StandingsOut, after: StandingsOut) -> list[StandingsMove]:
     return moves
 
 
-def audit_trail(session: Session, game_id: int, *, actor: Actor) -> list[AuditOut]:
+def audit_trail(session: Session, game_id: int, *, actor: Actor, page: Page) -> Paged[AuditOut]:
     require_referee(actor, action="reading the audit trail")
     _game(session, game_id)
-    return [
-        AuditOut(
+    return repository.audit_of(session, game_id, page=page).map(
+        lambda row: AuditOut(
             id=row.id or 0,
             action=row.action,
             actor=row.actor,
@@ -1036,8 +1037,7 @@ def audit_trail(session: Session, game_id: int, *, actor: Actor) -> list[AuditOu
             after=row.after,
             created_at=row.created_at,
         )
-        for row in repository.audit_of(session, game_id)
-    ]
+    )
 
 
 # --- standings and awards -------------------------------------------------------------------

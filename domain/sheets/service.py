@@ -482,7 +482,7 @@ def deals_sheet(session: Session, event_id: int) -> Sheet:
     headers = ["阶段", "轮次", "桌号", "场次", "局", "南北", "东西", "副", "打几", "打家", *FINISH_LABELS]
     headers += ["升级", "南北级", "东西级", "A未过"]
     rows: list[list[Cell]] = []
-    for summary in schedule_service.list_rounds(session, event_id):
+    for summary in schedule_service.list_rounds(session, event_id).items:
         view: RoundOut = schedule_service.round_view(session, summary.id, caller=None)
         for table in view.tables:
             game = scoring_service.get_game(session, table.game_id)

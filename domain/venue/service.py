@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -80,7 +81,7 @@ def score_sheets(session: Session, round_id: int, *, caller: Caller, secret: str
 # --- the big screen (大屏) -------------------------------------------------------------------
 
 
-def _current(rounds: list[RoundSummary]) -> RoundSummary | None:
+def _current(rounds: Sequence[RoundSummary]) -> RoundSummary | None:
     marks = [RoundMark(r.id, r.number, r.state.value, r.starts_at) for r in rounds]
     chosen = current_round(marks)
     return next(r for r in rounds if r.id == chosen.round_id) if chosen else None
@@ -90,7 +91,7 @@ def board_etag(session: Session, event_id: int) -> str:
     """Changes with every result (the standings' version) and every round moved or re-timed; the
     clock ticks on the screen itself, so time passing changes nothing here."""
     standings = scoring_service.standings(session, event_id, provisional=True)
-    rounds = [r.model_dump(mode="json") for r in schedule_service.list_rounds(session, event_id)]
+    rounds = [r.model_dump(mode="json") for r in schedule_service.list_rounds(session, event_id).items]
     digest = hashlib.sha256(json.dumps([standings.etag, rounds], sort_keys=True).encode()).hexdigest()
     return f'"board-{event_id}-{digest[:20]}"'
 
@@ -169,7 +170,7 @@ def board(session: Session, event_id: int, *, now: datetime, if_none_match: str 
     rules = events_service.event_rules(event)
     standings = scoring_service.standings(session, event_id, provisional=True).body
     assert standings is not None  # asked without If-None-Match
-    chosen = _current(schedule_service.list_rounds(session, event_id))
+    chosen = _current(schedule_service.list_rounds(session, event_id).items)
     tables: list[LiveTable] = []
     if chosen is not None:  # a published round shows its tables before the start: where to sit
         shown = schedule_service.round_view(session, chosen.id, caller=None)

@@ -7,7 +7,9 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, delete
 from sqlmodel import Session, col, select
 
+from domain.paging import EVERY_ROW, Page, Paged
 from domain.webhooks.models import DeliveryStatus
+from storage.paging import fetch_page
 from storage.tables import Event, WebhookDelivery, WebhookSubscription
 
 
@@ -27,14 +29,11 @@ def subscription_by_url(session: Session, *, event_id: int, url: str) -> Webhook
     ).first()
 
 
-def subscriptions_of_event(session: Session, event_id: int) -> list[WebhookSubscription]:
-    return list(
-        session.exec(
-            select(WebhookSubscription)
-            .where(WebhookSubscription.event_id == event_id)
-            .order_by(col(WebhookSubscription.id))
-        )
-    )
+def subscriptions_of_event(
+    session: Session, event_id: int, *, page: Page = EVERY_ROW
+) -> Paged[WebhookSubscription]:
+    query = select(WebhookSubscription).where(WebhookSubscription.event_id == event_id)
+    return fetch_page(session, query.order_by(col(WebhookSubscription.id)), page)
 
 
 def add(session: Session, *rows: WebhookSubscription | WebhookDelivery) -> None:
@@ -61,13 +60,13 @@ def delivery_by_uuid(session: Session, *, webhook_id: int, uuid: str) -> Webhook
 
 
 def deliveries_of(
-    session: Session, webhook_id: int, *, status: DeliveryStatus | None, limit: int
-) -> list[WebhookDelivery]:
+    session: Session, webhook_id: int, *, status: DeliveryStatus | None, page: Page
+) -> Paged[WebhookDelivery]:
     """Newest first."""
     query = select(WebhookDelivery).where(WebhookDelivery.subscription_id == webhook_id)
     if status is not None:
         query = query.where(WebhookDelivery.status == status.value)
-    return list(session.exec(query.order_by(col(WebhookDelivery.id).desc()).limit(limit)))
+    return fetch_page(session, query.order_by(col(WebhookDelivery.id).desc()), page)
 
 
 def _due(now: datetime) -> ColumnElement[bool]:

@@ -19,6 +19,7 @@ from sqlmodel import Session
 
 from domain.access.models import Caller
 from domain.errors import Conflict, Forbidden, NotFound
+from domain.paging import Page, Paged
 from domain.webhooks import repository
 from domain.webhooks.backoff import RetryPolicy
 from domain.webhooks.models import (
@@ -95,11 +96,11 @@ def create_subscription(
     return WebhookCreated(**_webhook_out(row).model_dump(), secret=secret)
 
 
-def list_subscriptions(session: Session, event_id: int, *, caller: Caller) -> list[WebhookOut]:
+def list_subscriptions(session: Session, event_id: int, *, caller: Caller, page: Page) -> Paged[WebhookOut]:
     _require_unscoped(caller)
     if not repository.event_exists(session, event_id):
         raise NotFound(f"no event {event_id}", rule="unknown-event", field="event_id")
-    return [_webhook_out(row) for row in repository.subscriptions_of_event(session, event_id)]
+    return repository.subscriptions_of_event(session, event_id, page=page).map(_webhook_out)
 
 
 def delete_subscription(session: Session, webhook_id: int, *, caller: Caller) -> None:
@@ -127,12 +128,11 @@ def _delivery_out(row: WebhookDelivery) -> DeliveryOut:
 
 
 def list_deliveries(
-    session: Session, webhook_id: int, *, caller: Caller, status: DeliveryStatus | None, limit: int
-) -> list[DeliveryOut]:
+    session: Session, webhook_id: int, *, caller: Caller, status: DeliveryStatus | None, page: Page
+) -> Paged[DeliveryOut]:
     _require_unscoped(caller)
     _subscription(session, webhook_id)
-    rows = repository.deliveries_of(session, webhook_id, status=status, limit=limit)
-    return [_delivery_out(row) for row in rows]
+    return repository.deliveries_of(session, webhook_id, status=status, page=page).map(_delivery_out)
 
 
 def retry_delivery(
@@ -180,7 +180,7 @@ def emit(
     wanted = WebhookKind(kind)
     occurred_at = now or utcnow()
     rows = []
-    for subscription in repository.subscriptions_of_event(session, event_id):
+    for subscription in repository.subscriptions_of_event(session, event_id).items:
         if wanted.value not in subscription.kinds:
             continue
         assert subscription.id is not None

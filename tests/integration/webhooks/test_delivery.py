@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from domain.paging import Page
 from domain.webhooks import service
 from domain.webhooks.backoff import RetryPolicy
 from domain.webhooks.delivery import DeliveryWorker, run_due_deliveries
@@ -36,7 +37,9 @@ def emit(
 
 def log(engine: Engine, sub: Subscribed) -> list[DeliveryOut]:
     with unit_of_work(engine, writes=False) as session:
-        return service.list_deliveries(session, sub.webhook_id, caller=UNION, status=None, limit=500)
+        return service.list_deliveries(
+            session, sub.webhook_id, caller=UNION, status=None, page=Page(limit=500)
+        ).items
 
 
 def run(engine: Engine, client: httpx.Client, *, after: timedelta = timedelta(0)) -> int:
