@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_origins=settings.cors_origins,
             allow_methods=["*"],
             allow_headers=["*"],
-            expose_headers=["ETag", "X-Request-ID", "Idempotent-Replayed"],
+            expose_headers=["ETag", "X-Request-ID", "Idempotent-Replayed", "X-Total-Count", "Link"],
         )
     app.add_middleware(
         WriteGateMiddleware, limit=min(settings.max_concurrent_writes, settings.worker_threads // 2)

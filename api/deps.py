@@ -1,12 +1,13 @@
-"""Dependencies shared by the routers: the unit of work, the caller, role checks."""
+"""Dependencies shared by the routers: the unit of work, the caller, role checks, list pages."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -14,11 +15,15 @@ from sqlmodel import Session
 from domain.access import service as access_service
 from domain.access.models import Caller, Role
 from domain.errors import Forbidden, Unauthenticated
+from domain.paging import Page, Paged
 from domain.scoring import service as scoring_service
 from storage.db import unit_of_work
 from zhisai.settings import Settings
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+DEFAULT_LIMIT = 200
+MAX_LIMIT = 1000
+T = TypeVar("T")
 
 OPTIONAL_SCHEME = "ApiKeyOptional"
 bearer = HTTPBearer(
@@ -118,6 +123,40 @@ OrganiserCaller = Annotated[Caller, Depends(get_organiser)]
 UnionCaller = Annotated[Caller, Depends(require(Role.union))]
 RefereeCaller = Annotated[Caller, Depends(require(Role.referee))]
 AdminCaller = Annotated[Caller, Depends(require(Role.admin))]
+
+
+# --- Lists: one page at a time ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """The page a list read asks for, and the answer's headers: ``X-Total-Count`` and, while rows
+    remain, an RFC 8288 ``Link: <…?offset=…&limit=…>; rel="next"``."""
+
+    page: Page
+    request: Request
+    response: Response
+
+    def answer(self, paged: Paged[T]) -> list[T]:
+        self.response.headers["X-Total-Count"] = str(paged.total)
+        following = self.page.offset + len(paged.items)
+        if paged.items and following < paged.total:
+            kept = self.request.url.remove_query_params(["offset", "limit"])
+            url = kept.include_query_params(offset=following, limit=self.page.limit)
+            self.response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
+        return list(paged.items)
+
+
+def get_pager(
+    request: Request,
+    response: Response,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="rows in this page")] = DEFAULT_LIMIT,
+    offset: Annotated[int, Query(ge=0, description="rows skipped before this page")] = 0,
+) -> Pager:
+    return Pager(page=Page(limit=limit, offset=offset), request=request, response=response)
+
+
+PageDep = Annotated[Pager, Depends(get_pager)]
 
 
 # --- Scoring: the actor of one game (its scorer token or a referee key) ---------------------

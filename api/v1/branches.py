@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, Field
 
-from api.deps import ClockDep, SessionDep, UnionCaller
+from api.deps import ClockDep, PageDep, SessionDep, UnionCaller
 from api.idempotency import IdempotencyDep
 from api.problems import responses
 from domain.events import directory
@@ -101,9 +101,9 @@ def bulk_branches(
 
 
 @router.get("/branches", response_model=list[BranchOut], summary="List branches")
-def list_branches(session: SessionDep) -> list[BranchOut]:
-    """Every branch with its member count. Public."""
-    return directory.list_branches(session)
+def list_branches(session: SessionDep, pager: PageDep) -> list[BranchOut]:
+    """Every branch with its member count, by code. Public."""
+    return pager.answer(directory.list_branches(session, page=pager.page))
 
 
 @router.put(

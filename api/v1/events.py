@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query
 
-from api.deps import ClockDep, OptionalCallerDep, SessionDep, UnionCaller
+from api.deps import ClockDep, OptionalCallerDep, PageDep, SessionDep, UnionCaller
 from api.idempotency import IdempotencyDep
 from api.problems import responses
 from domain.events import service
@@ -139,9 +139,9 @@ def create_competition(
     summary="List competitions",
     tags=["competitions and events"],
 )
-def list_competitions(session: SessionDep) -> list[CompetitionOut]:
-    """Every competition with its events. Public."""
-    return service.list_competitions(session)
+def list_competitions(session: SessionDep, pager: PageDep) -> list[CompetitionOut]:
+    """Every competition with its events, oldest first. Public."""
+    return pager.answer(service.list_competitions(session, page=pager.page))
 
 
 @router.get(
@@ -293,11 +293,14 @@ def list_registrations(
     event_id: Id,
     session: SessionDep,
     caller: UnionCaller,
+    pager: PageDep,
     branch_code: Annotated[str | None, Query(max_length=64)] = None,
 ) -> list[RegistrationOut]:
     """Registrations with staff ids, for the branch admin forming rosters. Role: union; a
     branch-scoped key sees its own branch's."""
-    return service.list_registrations(session, event_id, caller=caller, branch_code=branch_code)
+    return pager.answer(
+        service.list_registrations(session, event_id, caller=caller, branch_code=branch_code, page=pager.page)
+    )
 
 
 @router.post(
@@ -348,11 +351,14 @@ def post_entry(
 def list_entries(
     event_id: Id,
     session: SessionDep,
+    pager: PageDep,
     status: EntryStatus | None = None,
     branch_code: Annotated[str | None, Query(max_length=64)] = None,
 ) -> list[EntryOut]:
     """Entries with their rosters (names and branches only). Public."""
-    return service.list_entries(session, event_id, status=status, branch_code=branch_code)
+    return pager.answer(
+        service.list_entries(session, event_id, status=status, branch_code=branch_code, page=pager.page)
+    )
 
 
 @router.get(

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Body, Path, Query
 from fastapi.responses import HTMLResponse
 
 from api import pages
-from api.deps import ClockDep, OptionalCallerDep, OrganiserCaller, RefereeCaller, SessionDep
+from api.deps import ClockDep, OptionalCallerDep, OrganiserCaller, PageDep, RefereeCaller, SessionDep
 from api.idempotency import IdempotencyDep
 from api.problems import responses
 from domain.schedule import service
@@ -303,9 +303,9 @@ def post_finish(
     summary="The event's rounds",
     responses=responses(404),
 )
-def list_rounds(event_id: Id, session: SessionDep) -> list[RoundSummary]:
-    """Public: number, state and times of every round generated so far."""
-    return service.list_rounds(session, event_id)
+def list_rounds(event_id: Id, session: SessionDep, pager: PageDep) -> list[RoundSummary]:
+    """Public: number, state and times of every round generated so far, by stage and number."""
+    return pager.answer(service.list_rounds(session, event_id, page=pager.page))
 
 
 @router.get(

@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Header, Query, Response
 
 from api import problems
-from api.deps import ClockDep, GameActor, RefereeCaller, SessionDep, SettingsDep
+from api.deps import ClockDep, GameActor, PageDep, RefereeCaller, SessionDep, SettingsDep
 from api.idempotency import IdempotencyDep
 from domain.scoring import hands as hands_service
 from domain.scoring import service as scoring_service
@@ -361,9 +361,9 @@ def correct(
     summary="A game's audit trail",
     responses=GAME_WRITE,
 )
-def audit(game_id: int, session: SessionDep, actor: GameActor) -> list[AuditOut]:
-    """Referee only: every change (who, when, before, after, why)."""
-    return scoring_service.audit_trail(session, game_id, actor=actor)
+def audit(game_id: int, session: SessionDep, actor: GameActor, pager: PageDep) -> list[AuditOut]:
+    """Referee only: every change (who, when, before, after, why), oldest first."""
+    return pager.answer(scoring_service.audit_trail(session, game_id, actor=actor, page=pager.page))
 
 
 @router.get(

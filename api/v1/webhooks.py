@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Path, Query, Response
+from fastapi import APIRouter, Body, Path, Response
 
-from api.deps import ClockDep, SessionDep, UnionCaller
+from api.deps import ClockDep, PageDep, SessionDep, UnionCaller
 from api.idempotency import IdempotencyDep
 from api.problems import responses
 from domain.webhooks import service
@@ -76,9 +76,9 @@ def create_webhook(
     summary="List an event's webhooks",
     responses=responses(401, 403, 404, 422),
 )
-def list_webhooks(event_id: Id, session: SessionDep, caller: UnionCaller) -> list[WebhookOut]:
+def list_webhooks(event_id: Id, session: SessionDep, caller: UnionCaller, pager: PageDep) -> list[WebhookOut]:
     """The event's subscriptions, without their secrets. Role: union (not branch-scoped)."""
-    return service.list_subscriptions(session, event_id, caller=caller)
+    return pager.answer(service.list_subscriptions(session, event_id, caller=caller, page=pager.page))
 
 
 @router.delete(
@@ -104,12 +104,14 @@ def list_deliveries(
     webhook_id: Id,
     session: SessionDep,
     caller: UnionCaller,
+    pager: PageDep,
     status: DeliveryStatus | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[DeliveryOut]:
     """Newest first: each delivery's status, attempts, the receiver's last answer or error and the
     time of the next attempt. Role: union (not branch-scoped)."""
-    return service.list_deliveries(session, webhook_id, caller=caller, status=status, limit=limit)
+    return pager.answer(
+        service.list_deliveries(session, webhook_id, caller=caller, status=status, page=pager.page)
+    )
 
 
 @router.post(
