@@ -7,381 +7,245 @@ extra deal on equal levels, a third-place match, places 1–4. 拱猪: two playe
 tables of four played to ±1000, the top two of each table go on to a final table, places 1–4.
 A member enters one event only (§一.3 不得兼报).
 
-Every expectation is computed here from the posted results and the seed's rules
-(``seed_004_steps``), never read back from the service.
+The script (``zhisai.scenarios.seed_004``) plays it once per module; every expectation is computed
+here from what it posted and the seed's rules (``seed_004_steps``, ``zhisai.scenarios.hlju``),
+never read back from the service.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from tests.scenarios import seed_004_steps as hlju
-from tests.scenarios.driver import ApiError, Driver
+from tests.scenarios import seed_004_steps as expect
+from tests.scenarios.driver import Driver
+from zhisai.scenarios import hlju, seed_004
+from zhisai.scenarios.seed_004 import GO, GONGZHU, GUANDAN, XIANGQI, HljuRecord, MatchTable
 
 FINAL_DRAW_PATH = "/api/v1/events/{event_id}/stages/{stage}/draw"
+
+
+@pytest.fixture(scope="module")
+def played(module_driver: Driver) -> HljuRecord:
+    return seed_004.run(module_driver)
+
+
+def _revealed(record: HljuRecord, key: str) -> dict[str, Any]:
+    """The public draw, checked against the commitment published before the lot."""
+    public = record.draws[key]
+    assert hashlib.sha256(public["seed"].encode()).hexdigest() == record.commitments[key], key
+    return public
 
 
 # --- registration ---------------------------------------------------------------------------
 
 
-def test_one_competition_four_events_quotas_and_one_event_per_member(driver: Driver) -> None:
-    competition = hlju.register(driver)
-    body = driver.call("GET", f"/competitions/{competition.competition_id}")
+def test_one_competition_four_events_quotas_and_one_event_per_member(
+    module_driver: Driver, played: HljuRecord
+) -> None:
+    body = module_driver.call("GET", f"/competitions/{played.competition_id}")
     assert body["one_event_per_member"] is True
-    assert sorted(e["discipline"] for e in body["events"]) == sorted(hlju.event_bodies())
-    for discipline, event_id in competition.events.items():
-        listed = driver.entries(event_id, status="confirmed")
+    assert sorted(e["discipline"] for e in body["events"]) == sorted(seed_004.event_bodies())
+    for discipline, event_id in played.events.items():
+        listed = module_driver.entries(event_id, status="confirmed")
+        assert {e["id"] for e in listed} == set(played.rosters[discipline]), discipline
         per_department = Counter(e["branch_code"] for e in listed)
-        expected = 1 if discipline == hlju.GUANDAN else 2  # §一.2 entries per department
-        assert per_department == {code: expected for code, _ in hlju.DEPARTMENTS}, discipline
+        expected = 1 if discipline == GUANDAN else 2  # §一.2 entries per department
+        assert per_department == {code: expected for code, _ in seed_004.DEPARTMENTS}, discipline
     # §一.3 不得兼报; §一.2 象棋限报两人, 掼蛋报一队; §二.1 报名 3月22日下班前
-    assert competition.refusals["second-event"] == (422, "one-event-per-member")
-    assert competition.refusals["third-chess-player"] == (422, "quota")
-    assert competition.refusals["second-guandan-pair"] == (422, "quota")
-    assert competition.refusals["after-the-deadline"] == (409, "registration-window")
+    refused = {key: (r.status, r.rule) for key, r in played.refusals.items()}
+    assert refused["second-event"] == (422, "one-event-per-member")
+    assert refused["third-chess-player"] == (422, "quota")
+    assert refused["second-guandan-pair"] == (422, "quota")
+    assert refused["after-the-deadline"] == (409, "registration-window")
     # nobody plays two events
-    rostered = Counter(
-        p for event in competition.entries.values() for _, roster in event.values() for p in roster
-    )
+    rostered = Counter(p for event in played.rosters.values() for roster in event.values() for p in roster)
     assert max(rostered.values()) == 1
 
 
 # --- chess and Go -----------------------------------------------------------------------------
 
 
-def play_group_stage(
-    driver: Driver, discipline: str
-) -> tuple[hlju.Hlju, dict[str, list[int]], list[hlju.MatchPlayed], random.Random, dict[int, float]]:
-    """Draws the groups and plays every Berger round, each meeting a best of 3 scored by the
-    referee game by game; answers the groups as drawn and the matches as played."""
-    competition = hlju.register(driver, playing=discipline)
-    event_id = competition.events[discipline]
-    rng = random.Random(f"seed-004-{discipline}")
-    strength = {entry_id: rng.gauss(1500, 150) for entry_id in sorted(competition.entries[discipline])}
-    driver.at("2016-03-23T13:00")
-    # 抽签 on site: the referee records the lots drawn in the hall (the order in a group is the
-    # Berger number, 对阵顺序抽签决定)
-    lots = sorted(competition.entries[discipline])
-    rng.shuffle(lots)
-    recorded = {"groups": [{"name": "A", "entry_ids": lots[:5]}, {"name": "B", "entry_ids": lots[5:]}]}
-    driver.physical_draw(event_id, recorded)
-    groups = {name: list(ids) for name, ids in driver.draw(event_id)["result"]["groups"].items()}
-    assert groups == {"A": lots[:5], "B": lots[5:]}
-    assert sorted(i for ids in groups.values() for i in ids) == sorted(competition.entries[discipline])
-    assert sorted(len(ids) for ids in groups.values()) == [5, 5]  # ten players by lot
-    played: list[hlju.MatchPlayed] = []
-    rounds = 5  # five players: the Berger tables of six, one bye a round
-    for number in range(1, rounds + 1):
-        driver.at(f"2016-03-{23 + (number - 1) // 2}T{13 + 2 * ((number - 1) % 2)}:50")
-        played.extend(
-            play_round_robin_round(driver, event_id, number, rng=rng, strength=strength, groups=groups)
-        )
-    with pytest.raises(ApiError):  # the Berger tables of six have five rounds
-        driver.generate_round(event_id, rounds + 1)
-    return competition, groups, played, rng, strength
-
-
-def play_round_robin_round(
-    driver: Driver,
-    event_id: int,
-    number: int,
-    *,
-    rng: random.Random,
-    strength: dict[int, float],
-    groups: dict[str, list[int]],
-    stage_path: str = "",
+def _check_round_robin_rounds(
+    record: HljuRecord, key: str, groups: dict[str, list[int]]
 ) -> list[hlju.MatchPlayed]:
-    base = f"/events/{event_id}{stage_path}/rounds/{number}"
-    driver.call("POST", f"{base}/generate", json={}, headers=driver.referee)
-    driver.call("POST", f"{base}/publish", headers=driver.referee)
-    started = driver.call("POST", f"{base}/start", headers=driver.referee)
-    for name, drawn in groups.items():  # the Berger tables in the drawn order
-        meetings, bye = hlju.berger_round(drawn, number)
-        tables = [t for t in started["tables"] if t["group"] == name]
-        assert {
-            (t["seats"]["first"]["entry_id"], t["seats"]["second"]["entry_id"]) for t in tables
-        } == meetings
-        byes = [m["entries"][0]["entry_id"] for m in started["matches"] if m["is_bye"] and m["group"] == name]
-        assert byes == ([bye] if bye else [])
-    played = []
-    for table in started["tables"]:
-        first, second = table["seats"]["first"]["entry_id"], table["seats"]["second"]["entry_id"]
-        # 三局两胜制 with the first move alternating game by game
-        assert table["first_movers"] == ["first", "second", "first"]
-        match = hlju.play_match(rng, strength, first, second)
-        for game_no, result in enumerate(match.games, start=1):
-            body = {"game_no": game_no, "result": result}
-            game = driver.call(
-                "POST", f"/games/{table['game_id']}/match-games", json=body, headers=driver.referee
-            )
-        assert game["state"] == "ended", game
-        expected_winner = {match.first: "NS", match.second: "EW"}.get(match.winner or 0)
-        assert game["winner"] == expected_winner
-        for side in ("NS", "EW"):
-            driver.call(
-                "POST",
-                f"/games/{table['game_id']}/confirmations",
-                json={"side": side},
-                headers=driver.referee,
-            )
-        played.append(match)
-    driver.call("POST", f"{base}/finish", headers=driver.referee)
-    return played
+    """Every round seats the Berger tables in the drawn order, each meeting a best of 3 with the
+    first move alternating, ended with the winner of the games posted; answers the matches."""
+    tables: list[MatchTable] = record.matches[key]
+    for number, started in enumerate(record.started[key], start=1):
+        for name, drawn in groups.items():
+            meetings, bye = expect.berger_round(drawn, number)
+            seated = [t for t in started["tables"] if t["group"] == name]
+            assert {
+                (t["seats"]["first"]["entry_id"], t["seats"]["second"]["entry_id"]) for t in seated
+            } == meetings
+            byes = [
+                m["entries"][0]["entry_id"] for m in started["matches"] if m["is_bye"] and m["group"] == name
+            ]
+            assert byes == ([bye] if bye else []), (key, number, name)
+    for table in tables:
+        assert table.table["first_movers"] == ["first", "second", "first"]  # 三局两胜制
+        assert table.answer["state"] == "ended", table.answer
+        match = table.match
+        assert table.answer["winner"] == {match.first: "NS", match.second: "EW"}.get(match.winner or 0)
+    return [t.match for t in tables]
 
 
-def expected_ranks(players: list[int], matches: list[hlju.MatchPlayed]) -> dict[int, int]:
-    ranks, above = {}, 0
-    for block in hlju.round_robin_ranking(
-        players, [m for m in matches if {m.first, m.second} <= set(players)]
-    ):
-        for player in block:
-            ranks[player] = above + 1
-        above += len(block)
-    return ranks
-
-
-@pytest.mark.parametrize("discipline", [hlju.XIANGQI, hlju.GO])
-def test_group_round_robin_best_of_three_top_two_of_each_group(driver: Driver, discipline: str) -> None:
-    competition, groups, played, _, _ = play_group_stage(driver, discipline)
-    event_id = competition.events[discipline]
+@pytest.mark.parametrize("discipline", [XIANGQI, GO])
+def test_group_round_robin_best_of_three_top_two_of_each_group(played: HljuRecord, discipline: str) -> None:
+    groups = {name: list(ids) for name, ids in played.draws[discipline]["result"]["groups"].items()}
+    # 抽签 on site: the groups are the lots the referee recorded, the ten players in two of five
+    assert groups == played.lots[discipline]
+    assert sorted(i for ids in groups.values() for i in ids) == sorted(played.rosters[discipline])
+    assert sorted(len(ids) for ids in groups.values()) == [5, 5]
+    matches = _check_round_robin_rounds(played, f"{discipline}/main", groups)
+    refused = played.refusals[f"{discipline}-round-6"]  # the Berger tables of six have five rounds
+    assert refused.status is not None, refused
     # every pair of a group met exactly once (单循环), and nobody met across groups
-    assert {frozenset((m.first, m.second)) for m in played} == hlju.pairs_of(list(groups.values()))
-    assert len(played) == 2 * 10
-    table = {g["group"]: g["rows"] for g in driver.standings(event_id, stage="main")["groups"]}
+    assert {frozenset((m.first, m.second)) for m in matches} == expect.pairs_of(list(groups.values()))
+    assert len(matches) == 2 * 10
+    table = {g["group"]: g["rows"] for g in played.standings[f"{discipline}/main"]["groups"]}
     for name, players in groups.items():
-        expected = expected_ranks(players, played)
+        expected = expect.expected_ranks(players, matches)
         # the seed's cut is clear-cut in this simulation: exactly two players above it
         assert sorted(expected.values())[:3] == [1, 2, 3], (name, expected)
         assert {row["entry_id"]: row["rank"] for row in table[name]} == expected, name
 
 
-@pytest.mark.parametrize("discipline", [hlju.XIANGQI, hlju.GO])
+@pytest.mark.parametrize("discipline", [XIANGQI, GO])
 def test_final_round_robin_of_the_group_winners_gives_places_one_to_four(
-    driver: Driver, discipline: str
+    module_driver: Driver, played: HljuRecord, discipline: str
 ) -> None:
     # the contract first: without a final-stage draw there is nothing to play the groups for
-    paths = driver.call("GET", "/openapi.json")["paths"]
+    paths = module_driver.call("GET", "/openapi.json")["paths"]
     assert FINAL_DRAW_PATH in paths, sorted(p for p in paths if "draw" in p)
-    competition, groups, played, rng, strength = play_group_stage(driver, discipline)
-    event_id = competition.events[discipline]
+    groups = played.draws[discipline]["result"]["groups"]
+    group_matches = [t.match for t in played.matches[f"{discipline}/main"]]
     qualified = set()
     for players in groups.values():
-        ranks = expected_ranks(players, played)
+        ranks = expect.expected_ranks(players, group_matches)
         qualified |= {p for p, rank in ranks.items() if rank <= 2}
-    driver.at("2016-03-25T13:00")
     # the final stage is drawn by a new lot (对阵顺序抽签决定)
-    driver.call("POST", f"/events/{event_id}/stages/final/draw/commitment", headers=driver.union)
-    driver.call("POST", f"/events/{event_id}/stages/final/draw", headers=driver.union)
-    final_draw = driver.call("GET", f"/events/{event_id}/stages/final/draw")
+    final_draw = _revealed(played, f"{discipline}/final")
     final_groups = {name: list(ids) for name, ids in final_draw["result"]["groups"].items()}
     assert sorted(i for ids in final_groups.values() for i in ids) == sorted(qualified)
-    final: list[hlju.MatchPlayed] = []
-    for number in (1, 2, 3):
-        driver.at(f"2016-03-25T{12 + 2 * number}:00")
-        final.extend(
-            play_round_robin_round(
-                driver,
-                event_id,
-                number,
-                rng=rng,
-                strength=strength,
-                groups=final_groups,
-                stage_path="/stages/final",
-            )
-        )
-    assert {frozenset((m.first, m.second)) for m in final} == hlju.pairs_of([sorted(qualified)])
-    places = expected_ranks(sorted(qualified), final)
-    rows = [row for g in driver.standings(event_id, stage="final")["groups"] for row in g["rows"]]
+    final = _check_round_robin_rounds(played, f"{discipline}/final", final_groups)
+    assert len(played.started[f"{discipline}/final"]) == 3
+    assert {frozenset((m.first, m.second)) for m in final} == expect.pairs_of([sorted(qualified)])
+    places = expect.expected_ranks(sorted(qualified), final)
+    rows = [row for g in played.standings[f"{discipline}/final"]["groups"] for row in g["rows"]]
     assert {row["entry_id"]: row["rank"] for row in rows} == places
-    awards = driver.awards(event_id)["awards"]
-    assert {a["entry_id"]: a["rank"] for a in awards} == places
+    assert {a["entry_id"]: a["rank"] for a in played.awards[discipline]["awards"]} == places
 
 
 # --- Guandan ----------------------------------------------------------------------------------
 
 
-def play_guandan(driver: Driver) -> tuple[list[int], list[dict[str, Any]], int]:
-    """The pairs knockout, every deal posted by the table's scoring form; answers the places 1–4
-    expected from the seed's rules, the games as the service ended them, and the event id."""
-    competition = hlju.register(driver, playing=hlju.GUANDAN)
-    event_id = competition.events[hlju.GUANDAN]
-    rng = random.Random("seed-004-guandan")
-    driver.at("2016-03-23T13:00")
-    brackets = hlju.draw(driver, event_id)["brackets"]
+def _guandan(record: HljuRecord) -> tuple[list[set[frozenset[int]]], list[int]]:
+    """The bracket as drawn, and each round's meetings and places 1–4 from the posted games."""
+    brackets = _revealed(record, GUANDAN)["result"]["brackets"]
     assert len(brackets) == 1
     slots: list[int | None] = brackets[0]["slots"]
     assert len(slots) == 8 and slots.count(None) == 3  # five pairs, three byes
-    assert sorted(s for s in slots if s is not None) == sorted(competition.entries[hlju.GUANDAN])
+    assert sorted(s for s in slots if s is not None) == sorted(record.rosters[GUANDAN])
     winner_of: dict[frozenset[int], int] = {}
-    games: list[dict[str, Any]] = []
-    alive: list[int | None] = list(slots)
-    semi_losers: list[int] = []
-    # the round-1 game runs to a time-up tie, the next game passes A (both 掼蛋 §1)
-    wishes = ["extra-deal", "passed-a"]
-    for number in (1, 2, 3):
-        driver.at(f"2016-03-{22 + number}T13:50")
-        driver.generate_round(event_id, number)
-        driver.publish_round(event_id, number)
-        started = driver.start_round(event_id, number)
-        tokens = driver.scorer_tokens(started["id"])
-        meetings = {frozenset((a, b)) for a, b in zip(alive[::2], alive[1::2], strict=True) if a and b}
-        if number == 3:
-            meetings.add(frozenset(semi_losers))  # 最后角逐一、二、三、四名: the third-place match
-        tables = started["tables"]
-        assert {
-            frozenset((t["seats"]["N"]["entry_id"], t["seats"]["E"]["entry_id"])) for t in tables
-        } == meetings
-        # 四.2 迟到15分钟以上的，按弃权处理: on the last day one pair of the third-place match is late
-        late = next(
-            (
-                t["seats"]["E"]["entry_id"]
-                for t in tables
-                if number == 3 and t["seats"]["N"]["entry_id"] in semi_losers
-            ),
-            None,
-        )
-        arrived = [t["seats"][seat]["entry_id"] for t in tables for seat in "NE"]
-        check_in = {"entry_ids": [e for e in arrived if e != late]}
-        driver.call("POST", f"/rounds/{started['id']}/check-ins", json=check_in, headers=driver.referee)
-        driver.at(f"2016-03-{22 + number}T14:06")
-        missing = driver.call(
-            "GET",
-            f"/rounds/{started['id']}/check-ins/missing",
-            params={"at": "late-limit"},
-            headers=driver.referee,
-        )
-        assert missing["late_forfeit_minutes"] == 15
-        assert [m["entry_id"] for m in missing["missing"]] == ([late] if late else [])
-        for table in tables:
-            ns, ew = table["seats"]["N"]["entry_id"], table["seats"]["E"]["entry_id"]
-            game_id, token = table["game_id"], tokens[table["game_id"]]
-            if ew == late:
-                driver.forfeit(game_id, "EW", reason="late_arrival", note="16 minutes late")
-                game = driver.confirm_both(game_id, token)
-                assert (game["winner"], game["reason"]) == ("NS", "forfeit")
-                games.append(game)
-                winner_of[frozenset((ns, ew))] = ns
-                continue
-            play = hlju.simulate_guandan(rng, want=wishes.pop(0) if wishes else None)
-            for deal_no, order in enumerate(play.orders, start=1):
-                if play.time_up_after is not None and deal_no == play.time_up_after + 1:
-                    # 时间终了 … 同级加赛一次: the form hears that one more deal decides
-                    tied = driver.time_up(game_id, token, deals_completed=play.time_up_after)
-                    assert (tied["status"], tied["reason"]) == ("extra_deal_required", "equal-levels")
-                    assert play.levels_at_time is not None
-                    assert tied["ns"]["level"] == tied["ew"]["level"] == play.levels_at_time["NS"]
-                driver.post_deal(game_id, token, deal_no, list(order))
-            if play.reason == "higher-level":
-                driver.time_up(game_id, token, deals_completed=play.time_up_after)
-            game = driver.confirm_both(game_id, token)
-            assert (game["winner"], game["reason"]) == (play.winner, play.reason), (table, play)
-            assert (game["ns"]["level"], game["ew"]["level"]) == (play.levels["NS"], play.levels["EW"])
-            games.append(game)
-            winner_of[frozenset((ns, ew))] = ns if play.winner == "NS" else ew
-        driver.finish_round(event_id, number)
-        if number < 3:
-            nxt: list[int | None] = []
-            for a, b in zip(alive[::2], alive[1::2], strict=True):
-                winner = a if b is None else b if a is None else winner_of[frozenset((a, b))]
-                nxt.append(winner)
-                if number == 2 and a and b:
-                    semi_losers.append(b if winner == a else a)
-            alive = nxt
-    assert {g["reason"] for g in games} >= {"extra-deal", "passed-a", "forfeit"}
-    return hlju.knockout_places(slots, winner_of), games, event_id
+    for game in record.guandan:
+        ns, ew = game.table["seats"]["N"]["entry_id"], game.table["seats"]["E"]["entry_id"]
+        won = "NS" if game.play is None else game.play.winner  # only the late E–W pair forfeited
+        winner_of[frozenset((ns, ew))] = ns if won == "NS" else ew
+    return expect.knockout(slots, winner_of)
 
 
 def test_guandan_knockout_single_games_finished_at_time_with_an_extra_deal_on_a_tie(
-    driver: Driver,
+    played: HljuRecord,
 ) -> None:
-    places, games, _ = play_guandan(driver)
-    assert len(games) == 1 + 2 + 2  # round 1: 1 game beside 3 byes; semi-finals; final and 3rd place
+    meetings, places = _guandan(played)
+    for number, expected in enumerate(meetings, start=1):
+        tables = played.rounds[number]["tables"]
+        assert {
+            frozenset((t["seats"]["N"]["entry_id"], t["seats"]["E"]["entry_id"])) for t in tables
+        } == expected
+    # 四.2 迟到15分钟以上的，按弃权处理: on the last day one pair of the third-place match is late
+    assert played.late in places[2:]
+    for number, missing in played.missing.items():
+        assert missing["late_forfeit_minutes"] == 15
+        assert [m["entry_id"] for m in missing["missing"]] == ([played.late] if number == 3 else []), number
+    for game in played.guandan:
+        if game.play is None:
+            assert game.table["seats"]["E"]["entry_id"] == played.late
+            assert (game.answer["winner"], game.answer["reason"]) == ("NS", "forfeit")
+            continue
+        play = game.play
+        if play.time_up_after is not None and len(play.orders) > play.time_up_after:
+            # 时间终了 … 同级加赛一次: the form heard that one more deal decides
+            assert game.at_time is not None and play.levels_at_time is not None
+            assert (game.at_time["status"], game.at_time["reason"]) == ("extra_deal_required", "equal-levels")
+            assert game.at_time["ns"]["level"] == game.at_time["ew"]["level"] == play.levels_at_time["NS"]
+        assert (game.answer["winner"], game.answer["reason"]) == (play.winner, play.reason), game
+        assert (game.answer["ns"]["level"], game.answer["ew"]["level"]) == (
+            play.levels["NS"],
+            play.levels["EW"],
+        )
+    assert {g.answer["reason"] for g in played.guandan} >= {"extra-deal", "passed-a", "forfeit"}
+    assert len(played.guandan) == 1 + 2 + 2  # round 1: 1 game beside 3 byes; semi-finals; final and 3rd
     assert len(set(places)) == 4
 
 
-def test_guandan_places_one_to_four_by_the_final_and_the_third_place_match(driver: Driver) -> None:
-    places, _, event_id = play_guandan(driver)
-    rows = [row for g in driver.standings(event_id)["groups"] for row in g["rows"]]
+def test_guandan_places_one_to_four_by_the_final_and_the_third_place_match(played: HljuRecord) -> None:
+    _, places = _guandan(played)
+    rows = [row for g in played.standings[GUANDAN]["groups"] for row in g["rows"]]
     by_rank = sorted((row["rank"], row["entry_id"]) for row in rows if row["rank"] <= 4)
     assert by_rank == [(place, entry) for place, entry in enumerate(places, start=1)]
-    awards = driver.awards(event_id)["awards"]
-    assert sorted((a["rank"], a["entry_id"]) for a in awards) == by_rank
+    assert sorted((a["rank"], a["entry_id"]) for a in played.awards[GUANDAN]["awards"]) == by_rank
 
 
 # --- Gongzhu ----------------------------------------------------------------------------------
 
 
-def test_gongzhu_round_one_seats_every_player_at_tables_of_four(driver: Driver) -> None:
-    competition = hlju.register(driver, playing=hlju.GONGZHU)
-    event_id = competition.events[hlju.GONGZHU]
-    driver.at("2016-03-23T13:00")
-    drawn = hlju.draw(driver, event_id)
+def test_gongzhu_round_one_seats_every_player_at_tables_of_four(played: HljuRecord) -> None:
+    drawn = _revealed(played, GONGZHU)["result"]
     # ten players: two tables of four, and two byes (Gongzhu is dealt to exactly four)
     assert len(drawn["tables"]) == 2 and len(drawn["byes"]) == 2
     seated = [e for t in drawn["tables"] for e in t["seats"].values()]
-    assert sorted(seated + drawn["byes"]) == sorted(competition.entries[hlju.GONGZHU])
-    department = {e: code for e, (code, _) in competition.entries[hlju.GONGZHU].items()}
+    assert sorted(seated + drawn["byes"]) == sorted(played.rosters[GONGZHU])
     for table in drawn["tables"]:  # one department's players at different tables where possible
-        assert len({department[e] for e in table["seats"].values()}) == 4
+        assert len({played.branches[e] for e in table["seats"].values()}) == 4
 
 
-def test_gongzhu_tables_to_plus_minus_1000_top_two_go_on_to_a_final_table(driver: Driver) -> None:
-    competition = hlju.register(driver, playing=hlju.GONGZHU)
-    event_id = competition.events[hlju.GONGZHU]
-    rng = random.Random("seed-004-gongzhu")
-    skill = {e: rng.uniform(0.6, 1.4) for e in sorted(competition.entries[hlju.GONGZHU])}
-    driver.at("2016-03-23T13:00")
-    hlju.draw(driver, event_id)
-    still_in = set(competition.entries[hlju.GONGZHU])
+def test_gongzhu_tables_to_plus_minus_1000_top_two_go_on_to_a_final_table(played: HljuRecord) -> None:
+    still_in = set(played.rosters[GONGZHU])
     final: hlju.GongzhuTable | None = None
-    for number in (1, 2, 3):
-        driver.at(f"2016-03-{22 + number}T13:50")
-        driver.generate_round(event_id, number)
-        driver.publish_round(event_id, number)
-        started = driver.start_round(event_id, number)
+    for number, started in enumerate(played.started[GONGZHU], start=1):
         seated = {t["seats"][seat]["entry_id"] for t in started["tables"] for seat in "NESW"}
         byes = {m["entries"][0]["entry_id"] for m in started["matches"] if m["is_bye"]}
         assert seated | byes == still_in and not seated & byes
         assert len(byes) == len(still_in) % 4
         through = set(byes)
-        for table in started["tables"]:
-            players = {seat: table["seats"][seat]["entry_id"] for seat in "NESW"}
-            played = hlju.play_table(rng, players, skill)
-            for hand_no, hand in enumerate(played.hands, start=1):
-                body = {"hand_no": hand_no, "captured": hand.captured, "exposed": hand.exposed}
-                answer = driver.call(
-                    "POST", f"/games/{table['game_id']}/hands", json=body, headers=driver.referee
-                )
-                assert answer["hands"][-1]["scores"] == hand.scores
-            game = driver.call("GET", f"/games/{table['game_id']}")
-            assert game["totals"] == played.totals()
-            assert game["over"] and [players[seat] for seat in game["ranking"]] == played.ranking()
-            assert [players[seat] for seat in game["advancing"]] == played.ranking()[:2]
-            for side in ("NS", "EW"):
-                driver.call(
-                    "POST",
-                    f"/games/{table['game_id']}/confirmations",
-                    json={"side": side},
-                    headers=driver.referee,
-                )
-            through |= set(played.ranking()[:2])
-            final = played
-        driver.finish_round(event_id, number)
+        for table in (t for t in played.gongzhu if t.round_no == number):
+            table_played, game = table.played, table.answer
+            assert table_played.players == {seat: table.table["seats"][seat]["entry_id"] for seat in "NESW"}
+            assert table.hand_scores == [hand.scores for hand in table_played.hands]
+            assert game["totals"] == table_played.totals()
+            assert (
+                game["over"]
+                and [table_played.players[seat] for seat in game["ranking"]] == table_played.ranking()
+            )
+            assert [table_played.players[seat] for seat in game["advancing"]] == table_played.ranking()[:2]
+            through |= set(table_played.ranking()[:2])
+            final = table_played
         if len(still_in) == 4:
+            assert number == len(played.started[GONGZHU])  # the final table was the last round
             break
         still_in = through
     assert final is not None and len(still_in) == 4
-    places = final.ranking()
-    rows = [row for g in driver.standings(event_id)["groups"] for row in g["rows"]]
-    assert sorted((r["rank"], r["entry_id"]) for r in rows if r["rank"] <= 4) == list(
-        enumerate(places, start=1)
-    )
-    awards = driver.awards(event_id)["awards"]
-    assert sorted((a["rank"], a["entry_id"]) for a in awards) == list(enumerate(places, start=1))
+    places = list(enumerate(final.ranking(), start=1))
+    rows = [row for g in played.standings[GONGZHU]["groups"] for row in g["rows"]]
+    assert sorted((r["rank"], r["entry_id"]) for r in rows if r["rank"] <= 4) == places
+    assert sorted((a["rank"], a["entry_id"]) for a in played.awards[GONGZHU]["awards"]) == places
 
 
 def test_simulated_gongzhu_hands_are_partitions_of_one_deck() -> None:

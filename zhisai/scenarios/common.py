@@ -43,6 +43,7 @@ class Record:
 
     event_id: int
     competition_id: int
+    events: dict[str, int] = field(default_factory=dict)  # a competition of several: name → event id
     entries: dict[int, str] = field(default_factory=dict)  # entry id → name
     branches: dict[int, str] = field(default_factory=dict)  # entry id → branch code
     draw: dict[str, Any] = field(default_factory=dict)
