@@ -27,7 +27,7 @@ SEEDS = {
     "003": "2021 institute Guandan pairs knockout, prize tiers",
     "004": "HLJU 2016 chess, Go, Guandan and Gongzhu",
 }
-SCRIPTED = ("000", "001", "002", "003")  # seed 004's scenario lives in its tests, not yet as a script
+SCRIPTED = ("000", "001", "002", "003", "004")
 
 
 def run(seed: str, settings: Settings, *, say: Callable[[str], None] = print) -> int:
@@ -64,5 +64,8 @@ def run(seed: str, settings: Settings, *, say: Callable[[str], None] = print) ->
     say(f"  /api/v1/events/{event_id}/rounds       the rounds; /api/v1/rounds/<id>/page prints one")
     for number, body in sorted(record.rounds.items()):
         say(f"  /api/v1/rounds/{body['id']}/page         round {number}'s tables and seats")
-    say(f"  /api/v1/events/{event_id}/standings    standings; /api/v1/events/{event_id}/awards the awards")
+    for name, shown in (record.events or {"the event": event_id}).items():
+        say(
+            f"  /api/v1/events/{shown}/standings    {name}: standings; /api/v1/events/{shown}/awards the awards"
+        )
     return 0
