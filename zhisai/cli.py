@@ -61,9 +61,12 @@ def _openapi(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from zhisai import demo
 
-    return demo.run(args.seed, get_settings())
+    # each step's line is written above the live progress meter, not through it
+    return demo.run(args.seed, get_settings(), say=tqdm.write)
 
 
 def build_parser() -> argparse.ArgumentParser:

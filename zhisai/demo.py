@@ -13,6 +13,8 @@ import sys
 import warnings
 from collections.abc import Callable
 
+from tqdm import tqdm
+
 from api.app import create_app
 from domain.access import service as access_service
 from storage import migrate
@@ -54,8 +56,19 @@ def run(seed: str, settings: Settings, *, say: Callable[[str], None] = print) ->
     with warnings.catch_warnings():  # starlette's note about httpx is for library authors
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
-    with TestClient(app, raise_server_exceptions=False) as client:
-        driver = Driver(client, union_key=union, referee_key=referee, clock=clock, progress=say)
+    # A live meter of the calls made (on a terminal only; tqdm stays silent when piped).
+    with (
+        TestClient(app, raise_server_exceptions=False) as client,
+        tqdm(desc=f"seed {seed}", unit=" calls", file=sys.stderr, disable=None, leave=False) as meter,
+    ):
+        driver = Driver(
+            client,
+            union_key=union,
+            referee_key=referee,
+            clock=clock,
+            progress=say,
+            on_call=meter.update,
+        )
         say(f"seed {seed}: {SEEDS[seed]}")
         record = script.run(driver)
     event_id = record.event_id

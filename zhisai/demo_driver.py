@@ -94,12 +94,14 @@ class Driver:
         referee_key: str,
         clock: Clock | None = None,
         progress: Callable[[str], None] | None = None,
+        on_call: Callable[[], object] | None = None,
     ) -> None:
         self.client = client
         self.union = bearer(union_key)
         self.referee = bearer(referee_key)
         self.clock = clock
         self._progress = progress
+        self._on_call = on_call
         self.calls = 0
 
     # plumbing ---------------------------------------------------------------------------
@@ -141,6 +143,8 @@ class Driver:
         params: Mapping[str, Any] | None = None,
     ) -> httpx.Response:
         self.calls += 1
+        if self._on_call is not None:
+            self._on_call()
         return self.client.request(method, API + path, json=json, headers=dict(headers or {}), params=params)
 
     # the union system: directory, competitions, events, entries, lineups ----------------
