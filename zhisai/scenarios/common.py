@@ -62,6 +62,16 @@ class Record:
             self.refusals[key] = Refusal(what, None, None)
 
 
+def enter_pairs(driver: Driver, record: Record, event_id: int, *, code: str, count: int, label: str) -> None:
+    """The branch's first ``count`` pairs of members ``<code>-01``, ``-02``, … named ``<label>1对`` …"""
+    for p in range(count):
+        roster = [f"{code}-{2 * p + 1:02d}", f"{code}-{2 * p + 2:02d}"]
+        name = f"{label}{p + 1}对"
+        entry_id = driver.enter(event_id, branch_code=code, roster=roster, name=name)
+        record.entries[entry_id] = name
+        record.branches[entry_id] = code
+
+
 def later(day: str, hhmm: str, minutes: int) -> str:
     """The wall time ``minutes`` after ``hhmm`` on ``day``, as ``Driver.at`` takes it."""
     moment = datetime.fromisoformat(f"{day}T{hhmm}") + timedelta(minutes=minutes)

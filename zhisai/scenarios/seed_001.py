@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from zhisai.demo_driver import Driver, member_row
-from zhisai.scenarios.common import Record, confirm_all, forfeit_game, open_round, play_random
+from zhisai.scenarios.common import Record, confirm_all, enter_pairs, forfeit_game, open_round, play_random
 from zhisai.scenarios.simulate import NSI_2023
 
 DAY = "2023-12-23"
@@ -85,11 +85,7 @@ def run(driver: Driver, *, seed: int = 2023) -> Record:
 
     driver.at("2023-12-19T10:00")
     for code, name, _, pairs in BRANCHES:
-        for p in range(pairs):
-            roster = [f"{code}-{2 * p + 1:02d}", f"{code}-{2 * p + 2:02d}"]
-            entry_id = driver.enter(event_id, branch_code=code, roster=roster, name=f"{name}{p + 1}对")
-            record.entries[entry_id] = f"{name}{p + 1}对"
-            record.branches[entry_id] = code
+        enter_pairs(driver, record, event_id, code=code, count=pairs, label=name)
         if code == "ADMIN":
             extra = [f"{code}-{2 * pairs + 1:02d}", f"{code}-{2 * pairs + 2:02d}"]
             record.refuse(

@@ -17,6 +17,7 @@ from zhisai.scenarios.common import (
     GameRecord,
     Record,
     confirm_all,
+    enter_pairs,
     later,
     open_round,
     play_random,
@@ -74,11 +75,7 @@ def run(driver: Driver, *, seed: int = 2017) -> Record:
     ]
     driver.sync(branches, members)
     for code, quota in QUOTAS.items():
-        for p in range(quota):
-            roster = [f"{code}-{2 * p + 1:02d}", f"{code}-{2 * p + 2:02d}"]
-            entry_id = driver.enter(event_id, branch_code=code, roster=roster, name=f"{code}第{p + 1}对")
-            record.entries[entry_id] = f"{code}第{p + 1}对"
-            record.branches[entry_id] = code
+        enter_pairs(driver, record, event_id, code=code, count=quota, label=f"{code}第")
     record.refuse(
         "over_quota",
         "a pair beyond B03's 3 (the quota table)",

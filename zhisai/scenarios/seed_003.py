@@ -12,7 +12,15 @@ import random
 from typing import Any
 
 from zhisai.demo_driver import Driver, member_row
-from zhisai.scenarios.common import Record, confirm_all, later, open_round, play_random, score_game
+from zhisai.scenarios.common import (
+    Record,
+    confirm_all,
+    enter_pairs,
+    later,
+    open_round,
+    play_random,
+    score_game,
+)
 from zhisai.scenarios.simulate import INSTITUTE_2021, find
 
 DAY = "2021-10-27"
@@ -69,11 +77,7 @@ def run(driver: Driver, *, seed: int = 2021) -> Record:
         [member_row(f"{c}-{k:02d}", f"{n}会员{k}", c) for c, n in names.items() for k in range(1, 9)],
     )
     for code, name in names.items():
-        for p in range(3 if code in THREE else 2):
-            roster = [f"{code}-{2 * p + 1:02d}", f"{code}-{2 * p + 2:02d}"]
-            entry_id = driver.enter(event_id, branch_code=code, roster=roster, name=f"{name}{p + 1}对")
-            record.entries[entry_id] = f"{name}{p + 1}对"
-            record.branches[entry_id] = code
+        enter_pairs(driver, record, event_id, code=code, count=3 if code in THREE else 2, label=name)
     record.refuse(
         "third_pair_of_a_two_pair_branch",
         "a third pair from 基础 (seed 003 §五.1: two pairs)",
